@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "MovieRPC",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "movie-rpc", targets: ["movie-rpc"]),
+    ],
+    targets: [
+        // C libraries from Debian, through system-library shims.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Wire protocol only: messages, framing, connection, dispatch, error codes.
+        .target(name: "JSONRPC"),
+        // SQLite wrapper: connection, statements, migrations, errors.
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // TMDB v3 HTTP client: endpoints as data, models, errors, retry.
+        .target(name: "TMDB"),
+        // Domain: repository, demo catalog, session, accounts, favorites, events.
+        .target(name: "MovieCore", dependencies: ["SQLiteStore", "TMDB", "CCrypto"]),
+        // The method table: params/result types and handlers; wiring.
+        .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
+        .executableTarget(name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC"]),
+
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "TMDBTests", dependencies: ["TMDB"]),
+        .testTarget(name: "MovieCoreTests", dependencies: ["MovieCore"]),
+        .testTarget(name: "MovieRPCTests", dependencies: ["MovieRPC", "JSONRPC"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
