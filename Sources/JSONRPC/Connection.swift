@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+
+/// A JSON-RPC connection over two file descriptors: blocking reads on a dedicated thread (never
+/// non-blocking mode: the flag would be shared with the parent process), framing detected from the first
+/// bytes, replies written whole in the same framing.
+public final class Connection: Sendable, NotificationSending {
+    private let inputFD: Int32
+    private let output: OutputChannel
+    public let dispatcher: Dispatcher
+    private let endOfInput = OneShotSignal()
+
+    public init(inputFD: Int32, outputFD: Int32, dispatcher: Dispatcher) {
+        self.inputFD = inputFD
+        self.output = OutputChannel(fd: outputFD)
+        self.dispatcher = dispatcher
+        dispatcher.setNotifier(self)
+    }
+
+    /// The framing detected on input (`content-length` or `newline`), nil before the first message.
+    public var framingName: String? { output.framingName }
+
+    /// Serves until end of input, then waits for every in-flight request to be answered.
+    public func run() async {
+        let thread = Thread { [self] in
+            readLoop()
+            endOfInput.fire()
+        }
+        thread.name = "movie-rpc stdin"
+        thread.start()
+        await endOfInput.wait()
+        await dispatcher.waitUntilIdle()
+    }
+
+    public func sendNotification<Params: Encodable & Sendable>(method: String, params: Params) {
+        do {
+            output.send(try ResultEncoding.encode(OutgoingNotification(method: method, params: params)))
+        } catch {
+            Log.error("Could not encode notification \(method)")
+        }
+    }
+
+    private func readLoop() {
+        let maxSize = dispatcher.limits.maxMessageSize
+        var framing: (any MessageFraming)?
+        var preamble: [UInt8] = []
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        defer { buffer.deallocate() }
+
+        while true {
+            let count = read(inputFD, buffer.baseAddress, capacity)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            if framing == nil {
+                preamble.append(contentsOf: chunk)
+                guard let kind = FramingDetector.detect(preamble) else {
+                    if preamble.count > 1024 { preamble.removeAll() }  // Endless whitespace: keep nothing.
+                    continue
+                }
+                var detected: any MessageFraming = kind == .contentLength
+                    ? ContentLengthFraming(maxMessageSize: maxSize) : NewlineFraming(maxMessageSize: maxSize)
+                detected.append(preamble)
+                preamble = []
+                output.setFraming(detected)
+                Log.debug("Framing: \(detected.name)")
+                framing = detected
+            } else {
+                framing?.append(chunk)
+            }
+            while let event = framing?.next() { deliver(event) }
+        }
+        while let event = framing?.finish() { deliver(event) }
+    }
+
+    private func deliver(_ event: FrameEvent) {
+        let reply: Dispatcher.Reply = { [output] data in output.send(data) }
+        switch event {
+        case .message(let bytes): dispatcher.receive(bytes, reply: reply)
+        case .error(let error): dispatcher.receive(framingError: error, reply: reply)
+        }
+    }
+}
+
+private struct OutgoingNotification<Params: Encodable>: Encodable {
+    let jsonrpc = "2.0"
+    let method: String
+    let params: Params
+}
+
+/// Fires once; every waiter, before or after, is released.
+final class OneShotSignal: Sendable {
+    private let state = Mutex<(fired: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func fire() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.fired = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let fired = state.withLock { state -> Bool in
+                if !state.fired { state.waiters.append(continuation) }
+                return state.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,337 @@
+import Foundation
+import Synchronization
+
+/// Turns each incoming frame into handler calls and replies.
+///
+/// `receive` runs on the reading thread: it classifies the message and spawns one task per request, so a
+/// slow request never holds up the others, and replies may leave out of order. Every request gets
+/// exactly one reply; notifications get none.
+public final class Dispatcher: Sendable {
+    /// Maps any error a handler throws to what the client sees. The application's one mapping place.
+    public typealias ErrorMapper = @Sendable (any Error) -> ResponseError
+    public typealias Reply = @Sendable (Data) -> Void
+
+    public struct Limits: Sendable {
+        public var maxMessageSize: Int
+        public var maxDepth: Int
+        public init(maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64) {
+            self.maxMessageSize = maxMessageSize
+            self.maxDepth = maxDepth
+        }
+    }
+
+    let table: MethodTable
+    let limits: Limits
+    private let mapError: ErrorMapper
+    private let inFlight = Mutex(InFlight())
+    /// Set by the connection so handlers can send notifications.
+    private let notifier = Mutex<(any NotificationSending)?>(nil)
+
+    private struct InFlight {
+        var requests: [RequestID: Entry] = [:]
+        var nextToken: UInt64 = 0
+        var active = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private struct Entry {
+        var token: UInt64
+        var task: Task<Void, Never>?
+        var cancelRequested = false
+    }
+
+    public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
+        self.table = table
+        self.limits = limits
+        self.mapError = mapError
+    }
+
+    func setNotifier(_ sender: any NotificationSending) {
+        notifier.withLock { $0 = sender }
+    }
+
+    // MARK: Receiving
+
+    /// Handles one framed message. `reply` is called at most once, possibly later and on another thread.
+    public func receive(_ frame: [UInt8], reply: @escaping Reply) {
+        guard String(validating: frame, as: UTF8.self) != nil else {
+            return reply(Self.errorResponse(id: nil, .parseError("Parse error: message is not valid UTF-8")))
+        }
+        switch JSONStructureScanner.scan(frame, maxDepth: limits.maxDepth) {
+        case .failure(.tooDeep(let limit)):
+            reply(Self.errorResponse(id: nil, .parseError("Parse error: nesting deeper than \(limit) levels")))
+        case .failure(.unbalanced):
+            reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
+        case .success(.empty):
+            reply(Self.errorResponse(id: nil, .parseError("Parse error: empty message")))
+        case .success(.other):
+            let data = Data(frame)
+            if isValidJSON(data) {
+                reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object or a batch")))
+            } else {
+                reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
+            }
+        case .success(.object):
+            receiveSingle(Data(frame), reply: reply)
+        case .success(.array(let elements)):
+            receiveBatch(frame, elements: elements, reply: reply)
+        }
+    }
+
+    /// A framing-level failure (oversized message, broken header): answered with id null.
+    public func receive(framingError: FramingError, reply: Reply) {
+        switch framingError {
+        case .messageTooLarge(let size, let limit):
+            reply(Self.errorResponse(id: nil, ResponseError(
+                code: .invalidRequest,
+                message: "Message of \(size) bytes exceeds the limit of \(limit) bytes; it was skipped",
+                data: ["kind": "messageTooLarge", "limit": .int(limit)])))
+        case .invalidHeader(let reason):
+            reply(Self.errorResponse(id: nil, .parseError("Parse error: \(reason)")))
+        }
+    }
+
+    /// Waits until no request is running.
+    public func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = inFlight.withLock { state -> Bool in
+                if state.active == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    // MARK: Single messages
+
+    private enum Classified {
+        /// Answer at once with this (already complete) reply.
+        case immediate(Data?)
+        case request(MessageEnvelope, method: String, id: RequestID?)
+    }
+
+    private func classify(_ data: Data) -> Classified {
+        let envelope: MessageEnvelope
+        do {
+            envelope = try JSONDecoder().decode(MessageEnvelope.self, from: data)
+        } catch DecodingError.dataCorrupted {
+            return .immediate(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
+        } catch {
+            return .immediate(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object")))
+        }
+        if envelope.isResponse { return .immediate(nil) }  // We send no requests, so expect no responses.
+        if let problem = envelope.problem {
+            return .immediate(Self.errorResponse(id: envelope.responseID, .invalidRequest("Invalid request: \(problem)")))
+        }
+        // safe to read: `problem` is nil only when `method` is a string.
+        let method = envelope.method ?? ""
+        switch envelope.id {
+        case .absent:
+            return .request(envelope, method: method, id: nil)
+        case .null:
+            return .request(envelope, method: method, id: nil)
+        case .valid(let id):
+            return .request(envelope, method: method, id: id)
+        case .invalid:
+            return .immediate(Self.errorResponse(id: nil, .invalidRequest("Invalid request: bad id")))
+        }
+    }
+
+    private func receiveSingle(_ data: Data, reply: @escaping Reply) {
+        switch classify(data) {
+        case .immediate(let response):
+            if let response { reply(response) }
+        case .request(let envelope, let method, let id):
+            if envelope.id == .absent {
+                receiveNotification(envelope, method: method, data: data)
+            } else {
+                startRequest(envelope, method: method, id: id, data: data, reply: reply)
+            }
+        }
+    }
+
+    private func receiveNotification(_ envelope: MessageEnvelope, method: String, data: Data) {
+        let input = ParamsInput(message: data, kind: envelope.params)
+        if method == "$/cancelRequest" {
+            if let id = try? JSONDecoder().decode(CancelParams.self, from: data).params.id { cancel(id) }
+            return
+        }
+        if let handler = table.notificationHandler(for: method) {
+            handler(input)
+            return
+        }
+        guard table.handler(for: method) != nil else {
+            Log.debug("Ignoring unknown notification \(method)")
+            return
+        }
+        // A method sent as a notification still runs; its result is not sent.
+        track { [self] in _ = await perform(method: method, id: nil, input: input) }
+    }
+
+    private func startRequest(
+        _ envelope: MessageEnvelope, method: String, id: RequestID?, data: Data, reply: @escaping Reply
+    ) {
+        let input = ParamsInput(message: data, kind: envelope.params)
+        guard let id else {
+            // `"id": null` is a request whose answer carries id null; it cannot be cancelled.
+            track { [self] in reply(await perform(method: method, id: nil, input: input)) }
+            return
+        }
+        let token = inFlight.withLock { state -> UInt64 in
+            state.nextToken += 1
+            state.requests[id] = Entry(token: state.nextToken)
+            return state.nextToken
+        }
+        let task = track { [self] in
+            let response = await perform(method: method, id: id, input: input)
+            inFlight.withLock { state in
+                if state.requests[id]?.token == token { state.requests[id] = nil }
+            }
+            reply(response)
+        }
+        inFlight.withLock { state in
+            guard state.requests[id]?.token == token else { return }
+            state.requests[id]?.task = task
+            if state.requests[id]?.cancelRequested == true { task.cancel() }
+        }
+    }
+
+    /// Cancels the in-flight request `id`; it then answers -32800. Unknown ids are ignored.
+    public func cancel(_ id: RequestID) {
+        inFlight.withLock { state in
+            guard state.requests[id] != nil else { return }
+            state.requests[id]?.cancelRequested = true
+            state.requests[id]?.task?.cancel()
+        }
+    }
+
+    /// Runs `body` in a detached task counted as in flight.
+    @discardableResult
+    private func track(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        inFlight.withLock { $0.active += 1 }
+        return Task.detached { [self] in
+            await body()
+            let waiters = inFlight.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.active -= 1
+                guard state.active == 0 else { return [] }
+                defer { state.idleWaiters = [] }
+                return state.idleWaiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Calls the handler and builds the one reply for this request.
+    private func perform(method: String, id: RequestID?, input: ParamsInput) async -> Data {
+        let sender = notifier.withLock { $0 }
+        let context = RequestContext(id: id, method: method, notifier: sender)
+        do {
+            guard let handler = table.handler(for: method) else { throw ResponseError.methodNotFound(method) }
+            let result = try await handler(input, context)
+            if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
+            return Self.successResponse(id: id, result: result)
+        } catch let error as ResponseError {
+            return Self.errorResponse(id: id, error)
+        } catch {
+            if Task.isCancelled || error is CancellationError { return Self.errorResponse(id: id, .cancelled) }
+            return Self.errorResponse(id: id, mapError(error))
+        }
+    }
+
+    // MARK: Batches
+
+    private func receiveBatch(_ frame: [UInt8], elements: [Range<Int>], reply: @escaping Reply) {
+        guard isValidJSON(Data(frame)) else {
+            return reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
+        }
+        guard !elements.isEmpty else {
+            return reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: empty batch")))
+        }
+        var immediate: [Data] = []
+        var pending: [(MessageEnvelope, String, RequestID?, Data)] = []
+        for range in elements {
+            let data = Data(frame[range])
+            guard frame[range.lowerBound] == UInt8(ascii: "{") else {
+                immediate.append(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object")))
+                continue
+            }
+            switch classify(data) {
+            case .immediate(let response):
+                if let response { immediate.append(response) }
+            case .request(let envelope, let method, let id):
+                if envelope.id == .absent {
+                    receiveNotification(envelope, method: method, data: data)
+                } else {
+                    pending.append((envelope, method, id, data))
+                }
+            }
+        }
+        if pending.isEmpty {
+            if !immediate.isEmpty { reply(Self.batchResponse(immediate)) }
+            return
+        }
+        let requests = pending
+        let answered = immediate
+        track { [self] in
+            let results = await withTaskGroup(of: Data.self) { group in
+                for (envelope, method, id, data) in requests {
+                    let input = ParamsInput(message: data, kind: envelope.params)
+                    group.addTask { await self.perform(method: method, id: id, input: input) }
+                }
+                var collected: [Data] = []
+                for await result in group { collected.append(result) }
+                return collected
+            }
+            reply(Self.batchResponse(answered + results))
+        }
+    }
+
+    private func isValidJSON(_ data: Data) -> Bool {
+        (try? JSONDecoder().decode(IgnoredJSON.self, from: data)) != nil
+    }
+
+    // MARK: Encoding replies
+
+    static func successResponse(id: RequestID?, result: Data) -> Data {
+        var out = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
+        out.append(idJSON(id))
+        out.append(contentsOf: #","result":"#.utf8)
+        out.append(result)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    static func errorResponse(id: RequestID?, _ error: ResponseError) -> Data {
+        var out = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
+        out.append(idJSON(id))
+        out.append(contentsOf: #","error":"#.utf8)
+        // Encoding a ResponseError cannot fail: it holds only strings, numbers and JSONValue.
+        out.append((try? ResultEncoding.encode(error)) ?? Data(#"{"code":-32603,"message":"Internal error"}"#.utf8))
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    static func batchResponse(_ parts: [Data]) -> Data {
+        var out = Data("[".utf8)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(part)
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    private static func idJSON(_ id: RequestID?) -> Data {
+        switch id {
+        case nil: return Data("null".utf8)
+        case .int(let value): return Data(String(value).utf8)
+        case .string(let value): return (try? ResultEncoding.encode(value)) ?? Data(#""""#.utf8)
+        }
+    }
+}
+
+private struct CancelParams: Decodable {
+    struct Inner: Decodable { let id: RequestID }
+    let params: Inner
+}

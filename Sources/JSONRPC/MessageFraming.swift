@@ -1,0 +1,115 @@
+/// One thing a framing parser found in the byte stream.
+public enum FrameEvent: Equatable, Sendable {
+    /// A complete message body.
+    case message([UInt8])
+    /// Bytes that could not be framed; the parser has already resynchronised past them.
+    case error(FramingError)
+}
+
+/// What went wrong while framing. Each of these is answered with an error and then skipped.
+public enum FramingError: Error, Equatable, Sendable {
+    /// A message (or its declared length) exceeds the configured limit.
+    case messageTooLarge(size: Int, limit: Int)
+    /// An LSP-style header block without a usable `Content-Length`.
+    case invalidHeader(String)
+}
+
+/// A pure parser from bytes to messages: fed arbitrary chunks, it yields whole messages.
+///
+/// Implementations never block and never look at anything but the bytes given, so they are tested by
+/// feeding messages split at every byte.
+public protocol MessageFraming: Sendable {
+    /// Adds bytes read from the stream.
+    mutating func append(_ bytes: UnsafeRawBufferPointer)
+    /// The next complete message or framing error, or nil when more bytes are needed.
+    mutating func next() -> FrameEvent?
+    /// Called at end of stream: whatever complete message is left, or nil.
+    mutating func finish() -> FrameEvent?
+    /// The bytes to write for one outgoing message body.
+    func frame(_ body: [UInt8]) -> [UInt8]
+    /// The framing's name on the wire (`server.info`'s `framing`).
+    var name: String { get }
+}
+
+extension MessageFraming {
+    /// Convenience for tests and callers holding an array.
+    public mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+}
+
+/// Chooses the framing from the first meaningful byte of the stream: a JSON value starts with `{` or `[`,
+/// an LSP header with a letter (`Content-Length`, `Content-Type`).
+public enum FramingDetector {
+    public enum Kind: String, Sendable {
+        case contentLength = "content-length"
+        case newline = "newline"
+    }
+
+    /// The framing for a stream starting with `bytes`, or nil while only whitespace has arrived.
+    public static func detect(_ bytes: some Sequence<UInt8>) -> Kind? {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+                continue
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                return .contentLength
+            default:
+                return .newline
+            }
+        }
+        return nil
+    }
+}
+
+/// A growable byte buffer with a read cursor; consumed bytes are dropped in bulk, not one at a time.
+struct ByteBuffer: Sendable {
+    private(set) var storage: [UInt8] = []
+    private(set) var readIndex = 0
+
+    var count: Int { storage.count - readIndex }
+    var isEmpty: Bool { readIndex >= storage.count }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if readIndex > 0 && readIndex >= storage.count / 2 {
+            storage.removeFirst(readIndex)
+            readIndex = 0
+        }
+        storage.append(contentsOf: bytes)
+    }
+
+    subscript(offset: Int) -> UInt8 { storage[readIndex + offset] }
+
+    /// Offset (from the read cursor) of the first occurrence of `pattern` at or after `from`.
+    func firstIndex(of pattern: [UInt8], from: Int = 0) -> Int? {
+        let n = pattern.count
+        guard n > 0, count >= n else { return nil }
+        let first = pattern[0]
+        var index = readIndex + from
+        let last = storage.count - n
+        while index <= last {
+            if storage[index] == first {
+                var matched = true
+                for k in 1..<n where storage[index + k] != pattern[k] {
+                    matched = false
+                    break
+                }
+                if matched { return index - readIndex }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    func bytes(_ range: Range<Int>) -> [UInt8] {
+        Array(storage[(readIndex + range.lowerBound)..<(readIndex + range.upperBound)])
+    }
+
+    mutating func consume(_ n: Int) {
+        readIndex = min(storage.count, readIndex + n)
+        if readIndex == storage.count {
+            storage.removeAll(keepingCapacity: storage.count <= 1 << 20)
+            readIndex = 0
+        }
+    }
+}

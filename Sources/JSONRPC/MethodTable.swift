@@ -1,0 +1,102 @@
+import Foundation
+
+/// Where a request's params are: the bytes of the whole message (params are decoded from its `params`
+/// member by the method's own type) and the kind of value `params` holds.
+public struct ParamsInput: Sendable {
+    public let message: Data
+    let kind: MessageEnvelope.ParamsMember
+
+    init(message: Data, kind: MessageEnvelope.ParamsMember) {
+        self.message = message
+        self.kind = kind
+    }
+
+    /// Params given as a standalone JSON object or null (e.g. MCP `tools/call` arguments).
+    public init(paramsObject: Data) {
+        var bytes = Data(#"{"params":"#.utf8)
+        bytes.append(paramsObject)
+        bytes.append(UInt8(ascii: "}"))
+        self.message = bytes
+        let first = paramsObject.first(where: { $0 > 0x20 })
+        self.kind = first == UInt8(ascii: "{") ? .object : first == UInt8(ascii: "n") ? .null : .invalid
+    }
+}
+
+/// What a handler knows about the request it is serving.
+public struct RequestContext: Sendable {
+    /// The request's id; nil for a notification.
+    public let id: RequestID?
+    public let method: String
+    let notifier: (any NotificationSending)?
+
+    public init(id: RequestID?, method: String, notifier: (any NotificationSending)? = nil) {
+        self.id = id
+        self.method = method
+        self.notifier = notifier
+    }
+
+    /// Sends a notification to the client (e.g. `$/progress`) while the request runs.
+    public func notify<Params: Encodable & Sendable>(_ method: String, _ params: Params) {
+        notifier?.sendNotification(method: method, params: params)
+    }
+}
+
+/// Something that can send notifications to the client.
+public protocol NotificationSending: Sendable {
+    func sendNotification<Params: Encodable & Sendable>(method: String, params: Params)
+}
+
+/// The registry of methods: built once at startup from one explicit list, then read-only.
+public struct MethodTable: Sendable {
+    public typealias Handler = @Sendable (ParamsInput, RequestContext) async throws -> Data
+    public typealias NotificationHandler = @Sendable (ParamsInput) -> Void
+
+    private var handlers: [String: Handler] = [:]
+    private var notificationHandlers: [String: NotificationHandler] = [:]
+    /// Param names each method accepts; a member not listed is rejected with -32602.
+    private let allowedParams: [String: Set<String>]
+
+    /// - Parameter allowedParams: for each method, the param names it accepts (from the OpenRPC document).
+    ///   Methods not listed accept any members their Params type ignores.
+    public init(allowedParams: [String: Set<String>] = [:]) {
+        self.allowedParams = allowedParams
+    }
+
+    /// Registers a typed method: its params are decoded into `M.Params` and its result encoded from
+    /// `M.Result`.
+    public mutating func register<M: RPCMethod>(
+        _ method: M.Type, handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) {
+        let allowed = allowedParams[M.name]
+        handlers[M.name] = { input, context in
+            let params = try ParamsDecoding.decode(M.Params.self, from: input, allowed: allowed)
+            let result = try await handler(params, context)
+            return try ResultEncoding.encode(result)
+        }
+    }
+
+    /// Registers a method whose result is already-encoded JSON (a document served as it is).
+    public mutating func registerRaw(_ name: String, handler: @escaping Handler) {
+        handlers[name] = handler
+    }
+
+    /// Registers a notification handler (e.g. `exit`). Notifications are never answered.
+    public mutating func onNotification(_ name: String, handler: @escaping NotificationHandler) {
+        notificationHandlers[name] = handler
+    }
+
+    public func handler(for name: String) -> Handler? { handlers[name] }
+    func notificationHandler(for name: String) -> NotificationHandler? { notificationHandlers[name] }
+
+    /// Every registered request method, sorted.
+    public var methodNames: [String] { handlers.keys.sorted() }
+}
+
+/// Encodes results the one way the server does: `JSONEncoder`, unescaped slashes, no newlines.
+public enum ResultEncoding {
+    public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return try encoder.encode(value)
+    }
+}

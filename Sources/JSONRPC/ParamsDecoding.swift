@@ -1,0 +1,103 @@
+import Foundation
+
+/// Decodes a method's params and turns every way that can fail into -32602 naming the field.
+public enum ParamsDecoding {
+    static let allowedKey = CodingUserInfoKey(rawValue: "movie-rpc.allowedParams")!  // safe: literal non-empty key
+
+    /// Decodes `Params` from a request's params. `allowed` lists the accepted member names (nil: any).
+    public static func decode<Params: Decodable>(
+        _ type: Params.Type, from input: ParamsInput, allowed: Set<String>? = []
+    ) throws -> Params {
+        let decoder = JSONDecoder()
+        do {
+            switch input.kind {
+            case .absent, .null, .array(isEmpty: true):
+                return try decoder.decode(Params.self, from: Data("{}".utf8))
+            case .array(isEmpty: false):
+                if Params.self == NoParams.self, let none = NoParams() as? Params { return none }
+                throw ResponseError.invalidParams("Params must be an object with named members", field: nil)
+            case .invalid:
+                throw ResponseError.invalidParams("Params must be an object", field: nil)
+            case .object:
+                if let allowed { decoder.userInfo[allowedKey] = allowed }
+                return try decoder.decode(ParamsBox<Params>.self, from: input.message).value
+            }
+        } catch let error as ResponseError {
+            throw error
+        } catch let error as UnknownParam {
+            throw ResponseError.invalidParams("Unknown param \"\(error.name)\"", field: error.name)
+        } catch let error as DecodingError {
+            throw describe(error)
+        }
+    }
+
+    /// A -32602 error for a decoding failure, with `data.field` as a dotted path (`profile.phone`, `ids[2]`).
+    public static func describe(_ error: DecodingError) -> ResponseError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return .invalidParams("Missing required param \"\(field)\"", field: field)
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            return .invalidParams("Param \"\(field)\" must be \(jsonTypeName(type))", field: field)
+        case .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            return .invalidParams("Param \"\(field)\" must be \(jsonTypeName(type)), not null", field: field)
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return .invalidParams("Param \"\(field)\" is invalid: \(context.debugDescription)", field: field)
+        @unknown default:
+            return .invalidParams("Invalid params", field: nil)
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        var keys = keys[...]
+        if keys.first?.stringValue == "params" { keys = keys.dropFirst() }
+        var result = ""
+        for key in keys {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return result.isEmpty ? "params" : result
+    }
+
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is Bool.Type: return "a boolean"
+        case is String.Type: return "a string"
+        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: return "an integer"
+        case is Double.Type, is Float.Type: return "a number"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Array<") { return "an array" }
+            if name.hasPrefix("Dictionary<") { return "an object" }
+            return "a value of the documented type"
+        }
+    }
+}
+
+struct UnknownParam: Error {
+    let name: String
+}
+
+/// Decodes `params` out of the whole message, rejecting members the method does not accept.
+private struct ParamsBox<Params: Decodable>: Decodable {
+    let value: Params
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyCodingKey.self)
+        let key = AnyCodingKey(stringValue: "params")
+        if let allowed = decoder.userInfo[ParamsDecoding.allowedKey] as? Set<String> {
+            let members = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
+            // `_meta` is protocol metadata (MCP), never a param of ours.
+            for member in members.allKeys where member.stringValue != "_meta" && !allowed.contains(member.stringValue) {
+                throw UnknownParam(name: member.stringValue)
+            }
+        }
+        value = try container.decode(Params.self, forKey: key)
+    }
+}

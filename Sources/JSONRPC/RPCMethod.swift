@@ -1,0 +1,29 @@
+/// A request method: its wire name and its params and result types.
+///
+/// ```swift
+/// struct GenresList: RPCMethod {
+///     static let name = "genres.list"
+///     struct Params: Decodable, Sendable { var language: String? }
+///     struct Result: Encodable, Sendable { var genres: [Genre] }
+/// }
+/// ```
+public protocol RPCMethod: Sendable {
+    associatedtype Params: Decodable & Sendable
+    associatedtype Result: Encodable & Sendable
+    static var name: String { get }
+}
+
+/// Params of a method that takes none. Absent params, `null`, `[]` and `{}` all decode to it.
+public struct NoParams: Decodable, Sendable, Equatable {
+    public init() {}
+    public init(from decoder: any Decoder) throws {}
+}
+
+/// The result of a method whose result is `null` (e.g. `shutdown`).
+public struct NullResult: Encodable, Sendable, Equatable {
+    public init() {}
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encodeNil()
+    }
+}

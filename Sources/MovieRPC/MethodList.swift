@@ -1,0 +1,37 @@
+import JSONRPC
+
+/// Every method the server answers, in one explicit list.
+public enum MethodList {
+    public static let all: [any MovieMethod.Type] = [
+        // Server and protocol
+        ServerInfo.self,
+        Initialize.self,
+        Shutdown.self,
+    ]
+
+    /// Methods registered apart from the list because their result is served as raw JSON.
+    static let rawMethods = ["rpc.discover"]
+
+    /// Builds the method table for `server`.
+    static func table(for server: ServerContext, contract: OpenRPCContract) -> MethodTable {
+        var table = MethodTable(allowedParams: contract.paramNames(excluding: all.filter { $0.acceptsAnyParams }
+            .map { $0.name }))
+        for method in all {
+            register(method, in: &table, server: server)
+        }
+        let document = contract.minifiedDocument
+        table.registerRaw("rpc.discover") { input, _ in
+            _ = try ParamsDecoding.decode(NoParams.self, from: input)
+            return document
+        }
+        table.onNotification("exit") { _ in server.exitRequested() }
+        table.onNotification("initialized") { _ in }
+        return table
+    }
+
+    private static func register<M: MovieMethod>(_ method: M.Type, in table: inout MethodTable, server: ServerContext) {
+        table.register(method) { params, request in
+            try await M.handle(params, server: server, request: request)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+import JSONRPC
+import MovieRPC
+
+// stdout carries protocol frames only: keep a private duplicate of it for frames and point fd 1 at
+// stderr, so that a stray print from anywhere in the process cannot corrupt the stream.
+let protocolOutput = dup(STDOUT_FILENO)
+dup2(STDERR_FILENO, STDOUT_FILENO)
+// A client that closes its end must not kill us with SIGPIPE; writes then fail with EPIPE instead.
+signal(SIGPIPE, SIG_IGN)
+
+let usage = """
+    Usage: movie-rpc [--log-level debug|info|warning|error|off] [--help] [--version]
+
+    A JSON-RPC 2.0 server on stdin/stdout for a movie catalog (TMDB, offline cache, demo catalog),
+    accounts, favorites and an activity log. Framing is detected from the first bytes: LSP-style
+    Content-Length headers, or newline-delimited JSON. Logs go to stderr.
+
+    Environment:
+      MOVIE_RPC_HOME        data directory (default $XDG_DATA_HOME/movie-rpc or ~/.local/share/movie-rpc)
+      TMDB_ACCESS_TOKEN     TMDB API read access token (Bearer); or
+      TMDB_API_KEY          TMDB v3 API key. Without either, the embedded demo catalog is served.
+      TMDB_BASE_URL         TMDB API base URL (default https://api.themoviedb.org/3)
+      MOVIE_RPC_MAX_MESSAGE_SIZE  largest accepted message in bytes (default 16777216)
+      MOVIE_RPC_LOG_LEVEL   same as --log-level
+
+    Try: echo '{"jsonrpc":"2.0","id":1,"method":"server.info"}' | movie-rpc
+
+    """
+
+func writeToStderr(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+func writeToStdout(_ text: String) {
+    FileHandle(fileDescriptor: protocolOutput, closeOnDealloc: false).write(Data(text.utf8))
+}
+
+var environment = ProcessInfo.processInfo.environment
+var arguments = CommandLine.arguments.dropFirst()
+if let level = environment["MOVIE_RPC_LOG_LEVEL"].flatMap(LogLevel.init(name:)) { Log.level = level }
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--help", "-h":
+        writeToStdout(usage)
+        exit(0)
+    case "--version":
+        writeToStdout("\(ServerConfiguration.name) \(ServerConfiguration.version)\n")
+        exit(0)
+    case "--log-level":
+        guard let name = arguments.popFirst(), let level = LogLevel(name: name) else {
+            writeToStderr("movie-rpc: --log-level needs one of debug, info, warning, error, off\n")
+            exit(2)
+        }
+        Log.level = level
+    default:
+        if argument.hasPrefix("--log-level="), let level = LogLevel(name: String(argument.dropFirst(12))) {
+            Log.level = level
+            continue
+        }
+        writeToStderr("movie-rpc: unknown argument \(argument)\n\n" + usage)
+        exit(2)
+    }
+}
+
+let configuration = ServerConfiguration.fromEnvironment(environment)
+let server = MovieServer(configuration: configuration)
+
+// SIGTERM and SIGINT end the process cleanly: stored writes are flushed first.
+var signalSources: [any DispatchSourceSignal] = []
+for signalNumber in [SIGTERM, SIGINT] {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+    source.setEventHandler {
+        Log.info("Signal \(signalNumber): exiting")
+        server.close()
+        exit(0)
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
+Log.info("movie-rpc \(ServerConfiguration.version) starting; catalog \(configuration.catalogMode)")
+await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { status in
+    server.close()
+    exit(status)
+}
+server.close()
+exit(0)
