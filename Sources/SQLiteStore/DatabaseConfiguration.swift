@@ -1,0 +1,16 @@
+/// How a ``Database`` opens and tunes its connection.
+public struct DatabaseConfiguration: Sendable, Equatable {
+    /// How long to wait for another process's lock before `SQLITE_BUSY` (milliseconds).
+    public var busyTimeoutMilliseconds: Int = 5000
+    /// Switch to write-ahead logging (checked; opening fails if it does not take). Requires a file.
+    public var walEnabled: Bool = true
+    /// With WAL, also set `PRAGMA synchronous = NORMAL`.
+    public var synchronousNormal: Bool = true
+    /// Maximum number of cached prepared statements.
+    public var statementCacheCapacity: Int = 64
+    /// Extra retries of `BEGIN IMMEDIATE` on `SQLITE_BUSY` after the busy timeout.
+    public var beginRetryLimit: Int = 5
+
+    /// The defaults: 5 s busy timeout, WAL with `synchronous = NORMAL`, 64 cached statements.
+    public init() {}
+}

@@ -1,0 +1,424 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSQLite
+
+/// One SQLite database connection (`sqlite3*`).
+///
+/// Not `Sendable`, and opened with `SQLITE_OPEN_NOMUTEX`: use a connection from one actor only (see
+/// ``Database``), never from two threads at once.
+///
+/// Opening creates a missing file with mode 0600 (SQLite gives the `-wal` and `-shm` files the same
+/// mode), sets a busy timeout, turns on foreign keys and reads the schema, so a file that is not a
+/// database fails here with an ``SQLiteError`` whose ``SQLiteError/isCorrupt`` is true.
+///
+/// `run`, `query`, `queryOne`, `scalar` and `scalarInt` reuse prepared statements from a cache keyed by
+/// SQL text; statements are reset and their bindings cleared after each use.
+public final class SQLiteConnection {
+    /// The path the connection was opened with.
+    public let path: String
+    /// Whether the connection was opened read-only.
+    public let isReadOnly: Bool
+    /// The maximum number of cached statements; when full, the cache is emptied. 0 disables caching.
+    public var statementCacheCapacity: Int
+    /// How many times `BEGIN IMMEDIATE`/`BEGIN EXCLUSIVE` is retried on `SQLITE_BUSY`, with a short
+    /// backoff, after the busy timeout has already expired.
+    public var beginRetryLimit: Int = 5
+
+    private var handle: OpaquePointer?
+    private var statementCache: [String: Statement] = [:]
+    private var savepointDepth = 0
+
+    /// Opens (and, unless `readOnly`, creates) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: a file path, or `":memory:"` for a private in-memory database.
+    ///   - readOnly: open with `SQLITE_OPEN_READONLY`; writes then fail with ``SQLiteError/isReadOnly``.
+    ///   - busyTimeoutMilliseconds: how long to wait for another connection's lock before `SQLITE_BUSY`.
+    ///   - statementCacheCapacity: see ``statementCacheCapacity``.
+    /// - Throws: ``SQLiteError`` (`cantOpen`, `notADatabase`, …); the handle is closed before throwing.
+    public init(
+        path: String,
+        readOnly: Bool = false,
+        busyTimeoutMilliseconds: Int = 5000,
+        statementCacheCapacity: Int = 64
+    ) throws {
+        if !readOnly {
+            createPrivateFileIfMissing(path)
+        }
+        var openedHandle: OpaquePointer?
+        let accessFlags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let resultCode = sqlite3_open_v2(path, &openedHandle, accessFlags | SQLITE_OPEN_NOMUTEX, nil)
+        guard resultCode == SQLITE_OK, let openedHandle else {
+            // A nil handle with SQLITE_OK cannot happen in practice; report it as out of memory.
+            let failure = resultCode == SQLITE_OK ? SQLITE_NOMEM : resultCode
+            let error = SQLiteError(resultCode: failure, connection: openedHandle)
+            // sqlite3_open_v2 usually allocates a handle even when it fails; it must still be closed.
+            sqlite3_close_v2(openedHandle)
+            throw error
+        }
+        do {
+            try SQLiteConnection.configure(openedHandle, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } catch {
+            sqlite3_close_v2(openedHandle)
+            throw error
+        }
+        self.handle = openedHandle
+        self.path = path
+        self.isReadOnly = readOnly
+        self.statementCacheCapacity = statementCacheCapacity
+    }
+
+    deinit {
+        statementCache.removeAll()
+        if let handle {
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    private static func configure(_ handle: OpaquePointer, busyTimeoutMilliseconds: Int) throws {
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(clamping: busyTimeoutMilliseconds))
+        try SQLiteConnection.exec(handle, "PRAGMA foreign_keys = ON")
+        // Reading the schema reads the file header: garbage fails now with SQLITE_NOTADB.
+        try SQLiteConnection.exec(handle, "SELECT count(*) FROM sqlite_master")
+    }
+
+    /// Closes the connection. Cached statements are finalized; later calls throw ``ResultCode/misuse``.
+    /// Closing twice is harmless. Dropping the last reference also closes the connection.
+    public func close() throws {
+        statementCache.removeAll()
+        guard let handle else { return }
+        self.handle = nil
+        // close_v2 defers the real close until statements still held by callers are finalized.
+        let resultCode = sqlite3_close_v2(handle)
+        guard resultCode == SQLITE_OK else {
+            throw SQLiteError(code: ResultCode(rawValue: resultCode))
+        }
+    }
+
+    /// Whether ``close()`` has been called.
+    public var isClosed: Bool {
+        handle == nil
+    }
+
+    private func openHandle() throws -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(code: .misuse, message: "connection is closed")
+        }
+        return handle
+    }
+
+    // MARK: Settings
+
+    /// Sets how long to wait for another connection's lock before failing with `SQLITE_BUSY`.
+    public func setBusyTimeout(milliseconds: Int) throws {
+        sqlite3_busy_timeout(try openHandle(), Int32(clamping: milliseconds))
+    }
+
+    /// Switches to write-ahead logging and checks that it took (it cannot for `:memory:` databases or
+    /// read-only connections to a non-WAL file). With `synchronousNormal`, also sets
+    /// `PRAGMA synchronous = NORMAL`, which is durable against crashes of the application in WAL mode.
+    public func enableWAL(synchronousNormal: Bool = true) throws {
+        let mode = try prepare("PRAGMA journal_mode = WAL").allRows().first?.optionalString(0)?.lowercased()
+        guard mode == "wal" else {
+            throw SQLiteError(
+                code: .error, message: "journal_mode=WAL did not take effect (mode is '\(mode ?? "")')")
+        }
+        if synchronousNormal {
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+    }
+
+    /// The current journal mode, lowercased (`"wal"`, `"delete"`, `"memory"`, …).
+    public func journalMode() throws -> String {
+        try prepare("PRAGMA journal_mode").allRows().first?.optionalString(0)?.lowercased() ?? ""
+    }
+
+    /// `PRAGMA user_version`: an integer the application may use freely.
+    public func userVersion() throws -> Int {
+        try scalarInt("PRAGMA user_version") ?? 0
+    }
+
+    /// Sets `PRAGMA user_version`.
+    public func setUserVersion(_ version: Int) throws {
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    // MARK: Executing SQL
+
+    /// Runs a script of zero or more `;`-separated statements without arguments (`sqlite3_exec`).
+    public func execute(_ sql: String) throws {
+        try SQLiteConnection.exec(openHandle(), sql)
+    }
+
+    private static func exec(_ handle: OpaquePointer, _ sql: String) throws {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let resultCode = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard resultCode != SQLITE_OK else { return }
+        var error = SQLiteError(resultCode: resultCode, connection: handle, sql: sql)
+        if let errorMessage {
+            error = SQLiteError(code: error.code, message: String(cString: errorMessage), sql: sql)
+            sqlite3_free(errorMessage)
+        }
+        throw error
+    }
+
+    /// Compiles one statement, not cached: the caller owns it. Throws ``ResultCode/misuse`` when `sql`
+    /// holds no statement or more than one (use ``execute(_:)`` for scripts).
+    public func prepare(_ sql: String) throws -> Statement {
+        try compile(sql, persistent: false)
+    }
+
+    private func compile(_ sql: String, persistent: Bool) throws -> Statement {
+        let handle = try openHandle()
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        var statementHandle: OpaquePointer?
+        var remainder = ""
+        let resultCode = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let resultCode = sqlite3_prepare_v3(handle, text, -1, flags, &statementHandle, &tail)
+            if let tail, tail.pointee != 0 {
+                remainder = String(cString: tail)
+            }
+            return resultCode
+        }
+        guard resultCode == SQLITE_OK else {
+            sqlite3_finalize(statementHandle)
+            throw SQLiteError(resultCode: resultCode, connection: handle, sql: sql)
+        }
+        guard let statementHandle else {
+            throw SQLiteError(code: .misuse, message: "no SQL statement to prepare", sql: sql)
+        }
+        let statement = Statement(handle: statementHandle, sql: sql)
+        if !remainder.isEmpty, !SQLiteConnection.isTrivia(remainder, handle: handle) {
+            throw SQLiteError(
+                code: .misuse, message: "more than one statement; use execute(_:) for scripts", sql: sql)
+        }
+        return statement
+    }
+
+    /// Whether `sql` holds only whitespace, comments and semicolons.
+    private static func isTrivia(_ sql: String, handle: OpaquePointer) -> Bool {
+        var statementHandle: OpaquePointer?
+        let resultCode = sqlite3_prepare_v2(handle, sql, -1, &statementHandle, nil)
+        defer { sqlite3_finalize(statementHandle) }
+        return resultCode == SQLITE_OK && statementHandle == nil
+    }
+
+    /// Runs `body` with a cached statement for `sql`, reset and with bindings cleared before and after.
+    ///
+    /// If the cached statement is already in use further up the stack, a fresh one is used instead, so
+    /// nesting is safe. Do not let the statement escape `body`.
+    public func withStatement<T>(_ sql: String, _ body: (Statement) throws -> T) throws -> T {
+        let statement: Statement
+        if let cached = statementCache[sql], !cached.isInUse {
+            statement = cached
+        } else if statementCache[sql] != nil || statementCacheCapacity <= 0 {
+            statement = try compile(sql, persistent: false)
+        } else {
+            statement = try compile(sql, persistent: true)
+            if statementCache.count >= statementCacheCapacity {
+                statementCache.removeAll()
+            }
+            statementCache[sql] = statement
+        }
+        statement.isInUse = true
+        defer {
+            statement.reset()
+            statement.clearBindings()
+            statement.isInUse = false
+        }
+        return try body(statement)
+    }
+
+    /// The number of statements currently cached.
+    public var cachedStatementCount: Int {
+        statementCache.count
+    }
+
+    /// Empties the statement cache (statements are finalized once no longer in use).
+    public func clearStatementCache() {
+        statementCache.removeAll()
+    }
+
+    /// Runs one statement with positional arguments (`?`, `?NNN`) to completion.
+    public func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+        try withStatement(sql) { statement in
+            try statement.bind(arguments)
+            try statement.run()
+        }
+    }
+
+    /// Runs one statement with named arguments (`:name`, keys with or without the prefix) to completion.
+    public func run(_ sql: String, named arguments: [String: SQLiteValue]) throws {
+        try withStatement(sql) { statement in
+            try statement.bind(arguments)
+            try statement.run()
+        }
+    }
+
+    /// Runs one query with positional arguments and returns all rows.
+    public func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> [Row] {
+        try withStatement(sql) { statement in
+            try statement.bind(arguments)
+            return try statement.allRows()
+        }
+    }
+
+    /// Runs one query with named arguments and returns all rows.
+    public func query(_ sql: String, named arguments: [String: SQLiteValue]) throws -> [Row] {
+        try withStatement(sql) { statement in
+            try statement.bind(arguments)
+            return try statement.allRows()
+        }
+    }
+
+    /// Runs one query and returns its first row, or nil when there is none.
+    public func queryOne(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Row? {
+        try withStatement(sql) { statement in
+            try statement.bind(arguments)
+            return try statement.step() ? statement.row() : nil
+        }
+    }
+
+    /// The first column of the first row, or nil when there is no row.
+    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> SQLiteValue? {
+        try withStatement(sql) { statement in
+            try statement.bind(arguments)
+            return try statement.step() ? statement.value(at: 0) : nil
+        }
+    }
+
+    /// The first column of the first row as an integer, or nil when there is no row or it is NULL.
+    /// Throws ``ResultCode/mismatch`` when the value is not an integer.
+    public func scalarInt(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int? {
+        guard let value = try scalar(sql, arguments) else { return nil }
+        return try Row(columnNames: [""], values: [value]).optionalInt(0)
+    }
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    public var lastInsertRowID: Int64 {
+        guard let handle else { return 0 }
+        return sqlite3_last_insert_rowid(handle)
+    }
+
+    /// The number of rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int {
+        guard let handle else { return 0 }
+        return Int(sqlite3_changes64(handle))
+    }
+
+    /// The number of rows changed since the connection was opened.
+    public var totalChanges: Int {
+        guard let handle else { return 0 }
+        return Int(sqlite3_total_changes64(handle))
+    }
+
+    // MARK: Transactions
+
+    /// Whether a transaction is open (the connection is not in autocommit mode).
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws.
+    ///
+    /// `BEGIN IMMEDIATE`/`EXCLUSIVE` that fails with `SQLITE_BUSY` after the busy timeout is retried up to
+    /// ``beginRetryLimit`` times with a short backoff. Called inside a transaction, `body` runs in a
+    /// savepoint instead (`kind` is then ignored), so transactions nest.
+    public func transaction<T>(_ kind: TransactionKind = .deferred, _ body: () throws -> T) throws -> T {
+        if isInTransaction {
+            return try savepoint(body)
+        }
+        try begin(kind)
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackAfterFailure()
+            throw error
+        }
+        do {
+            try run("COMMIT TRANSACTION")
+        } catch {
+            rollbackAfterFailure()
+            throw error
+        }
+        return result
+    }
+
+    private func begin(_ kind: TransactionKind) throws {
+        var attempt = 0
+        while true {
+            do {
+                try run(kind.beginSQL)
+                return
+            } catch let error as SQLiteError where error.isBusy && kind != .deferred && attempt < beginRetryLimit {
+                attempt += 1
+                // 5, 10, 20, 40, 80, 100, 100 … ms
+                let delayMilliseconds = min(5 << min(attempt - 1, 5), 100)
+                usleep(UInt32(delayMilliseconds * 1000))
+            }
+        }
+    }
+
+    /// Rolls back after `body` or COMMIT failed. SQLite may already have rolled back (e.g. on
+    /// `SQLITE_FULL`); a failing ROLLBACK is not reported because the original error matters more.
+    private func rollbackAfterFailure() {
+        guard isInTransaction else { return }
+        do {
+            try run("ROLLBACK TRANSACTION")
+        } catch {
+            // Ignored: see above. The connection stays usable; SQLite ends the transaction on close.
+        }
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "sqlitestore_savepoint_\(savepointDepth)"
+        try run("SAVEPOINT \(name)")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            do {
+                try run("ROLLBACK TO SAVEPOINT \(name)")
+                try run("RELEASE SAVEPOINT \(name)")
+            } catch {
+                // Ignored: the outer transaction may already be gone; the original error matters more.
+            }
+            throw error
+        }
+        try run("RELEASE SAVEPOINT \(name)")
+        return result
+    }
+
+    // MARK: Maintenance
+
+    /// Runs `PRAGMA integrity_check`; a healthy database returns `["ok"]`, otherwise one line per problem.
+    public func integrityCheck() throws -> [String] {
+        try prepare("PRAGMA integrity_check").allRows().map { try $0.string(0) }
+    }
+}
+
+/// A connection wraps a C handle opened with `SQLITE_OPEN_NOMUTEX`: it must stay on one actor.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}
+
+/// Creates `path` with mode 0600 when it does not exist, so the database and the `-wal`/`-shm` files
+/// SQLite derives from it are private to the user. Failures (missing directory, permissions) are left
+/// for `sqlite3_open_v2`, which reports them with a precise code.
+private func createPrivateFileIfMissing(_ path: String) {
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+    let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+    if descriptor >= 0 {
+        close(descriptor)
+    }
+}
