@@ -7,6 +7,14 @@ public enum MethodList {
         ServerInfo.self,
         Initialize.self,
         Shutdown.self,
+        // Catalog
+        GenresList.self,
+        MoviesPopular.self,
+        MoviesByGenre.self,
+        MoviesLatest.self,
+        MoviesDetails.self,
+        ImagesFetch.self,
+        CatalogSync.self,
     ]
 
     /// Methods registered apart from the list because their result is served as raw JSON.

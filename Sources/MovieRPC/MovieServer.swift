@@ -7,8 +7,10 @@ public final class MovieServer: Sendable {
     public let context: ServerContext
     public let dispatcher: Dispatcher
 
-    public init(configuration: ServerConfiguration) {
-        context = ServerContext(configuration: configuration)
+    /// Opens the data directory's store; throws when it cannot be used (the message says why).
+    public init(configuration: ServerConfiguration) throws {
+        let services = try MovieServices(configuration: configuration.services)
+        context = ServerContext(configuration: configuration, services: services)
         let table = MethodList.table(for: context, contract: .embedded)
         dispatcher = Dispatcher(
             table: table, limits: .init(maxMessageSize: configuration.maxMessageSize), mapError: WireErrors.map)
@@ -26,5 +28,7 @@ public final class MovieServer: Sendable {
 
 extension MovieServer {
     /// Flushes and closes what the domain holds open. Safe to call more than once.
-    public func close() {}
+    public func close() async {
+        await context.services.close()
+    }
 }

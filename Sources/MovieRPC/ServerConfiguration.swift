@@ -12,6 +12,10 @@ public struct ServerConfiguration: Sendable {
     public var tmdbAPIKey: String?
     public var tmdbBaseURL: URL?
     public var maxMessageSize: Int
+    public var tmdbTimeoutSeconds: Int = 10
+    public var tmdbMaxRetryAfter: Double = 10
+    public var offlineWindow: Double = 15
+    public var imageBaseURL: String?
 
     public init(
         dataDirectory: DataDirectory, tmdbAccessToken: String? = nil, tmdbAPIKey: String? = nil,
@@ -29,12 +33,36 @@ public struct ServerConfiguration: Sendable {
             guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
             return value
         }
-        return ServerConfiguration(
+        var configuration = ServerConfiguration(
             dataDirectory: DataDirectory.resolve(environment: environment),
             tmdbAccessToken: value("TMDB_ACCESS_TOKEN"),
             tmdbAPIKey: value("TMDB_API_KEY"),
             tmdbBaseURL: value("TMDB_BASE_URL").flatMap(URL.init(string:)),
             maxMessageSize: value("MOVIE_RPC_MAX_MESSAGE_SIZE").flatMap(Int.init) ?? 16 * 1024 * 1024)
+        if let seconds = value("MOVIE_RPC_TMDB_TIMEOUT").flatMap(Int.init) { configuration.tmdbTimeoutSeconds = seconds }
+        if let seconds = value("MOVIE_RPC_TMDB_MAX_RETRY_AFTER").flatMap(Double.init) {
+            configuration.tmdbMaxRetryAfter = seconds
+        }
+        configuration.imageBaseURL = value("TMDB_IMAGE_BASE_URL")
+        if let seconds = value("MOVIE_RPC_OFFLINE_WINDOW").flatMap(Double.init) { configuration.offlineWindow = seconds }
+        return configuration
+    }
+
+    /// What the domain layer needs of this configuration.
+    public var services: ServicesConfiguration {
+        let credential: ServicesConfiguration.Credential?
+        if let token = tmdbAccessToken {
+            credential = .accessToken(token)
+        } else if let key = tmdbAPIKey {
+            credential = .apiKey(key)
+        } else {
+            credential = nil
+        }
+        var services = ServicesConfiguration(
+            dataDirectory: dataDirectory, tmdbCredential: credential, tmdbBaseURL: tmdbBaseURL,
+            tmdbTimeoutSeconds: tmdbTimeoutSeconds, tmdbMaxRetryAfter: tmdbMaxRetryAfter, offlineWindow: offlineWindow)
+        if let imageBaseURL { services.imageBaseURL = imageBaseURL }
+        return services
     }
 
     /// `demo` without a TMDB credential, `tmdb` with one.

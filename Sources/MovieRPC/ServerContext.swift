@@ -6,6 +6,7 @@ import Synchronization
 /// What handlers serve from: the configuration and the domain services, shared by every request.
 public final class ServerContext: Sendable {
     public let configuration: ServerConfiguration
+    public let services: MovieServices
     private let state = Mutex(State())
 
     private struct State {
@@ -14,8 +15,9 @@ public final class ServerContext: Sendable {
         var onExit: @Sendable (Int32) -> Void = { _ in }
     }
 
-    public init(configuration: ServerConfiguration) {
+    public init(configuration: ServerConfiguration, services: MovieServices) {
         self.configuration = configuration
+        self.services = services
     }
 
     /// The framing detected on the connection, for `server.info`.

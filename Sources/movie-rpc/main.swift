@@ -65,7 +65,24 @@ while let argument = arguments.popFirst() {
 }
 
 let configuration = ServerConfiguration.fromEnvironment(environment)
-let server = MovieServer(configuration: configuration)
+let server: MovieServer
+do {
+    server = try MovieServer(configuration: configuration)
+} catch {
+    writeToStderr("movie-rpc: \(error)\n")
+    exit(3)
+}
+
+/// Flushes stored writes, then exits. Runs at most once.
+@Sendable func finish(_ status: Int32) -> Never {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await server.close()
+        done.signal()
+    }
+    done.wait()
+    exit(status)
+}
 
 // SIGTERM and SIGINT end the process cleanly: stored writes are flushed first.
 var signalSources: [any DispatchSourceSignal] = []
@@ -74,17 +91,13 @@ for signalNumber in [SIGTERM, SIGINT] {
     let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
     source.setEventHandler {
         Log.info("Signal \(signalNumber): exiting")
-        server.close()
-        exit(0)
+        finish(0)
     }
     source.resume()
     signalSources.append(source)
 }
 
 Log.info("movie-rpc \(ServerConfiguration.version) starting; catalog \(configuration.catalogMode)")
-await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { status in
-    server.close()
-    exit(status)
-}
-server.close()
+await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { status in finish(status) }
+await server.close()
 exit(0)

@@ -1,0 +1,104 @@
+import Foundation
+
+/// The catalog shipped inside the binary, served when no TMDB credential is configured: all 19 TMDB
+/// genres and real films (TMDB facts; overviews written for this project). Language and region are
+/// ignored: the demo catalog is English only.
+public struct DemoCatalog: CatalogSource {
+    public static let pageSize = 20
+    public var kind: CatalogSourceKind { .demo }
+
+    let data: DemoCatalogData
+
+    /// The embedded catalog, decoded once.
+    public static let embedded: DemoCatalog = {
+        do {
+            return DemoCatalog(data: try JSONDecoder().decode(DemoCatalogData.self, from: Data(DemoCatalogJSON.text.utf8)))
+        } catch {
+            // The embedded data is decoded by a unit test; failing here is a build defect, not an input error.
+            preconditionFailure("Embedded demo catalog is invalid: \(error)")
+        }
+    }()
+
+    init(data: DemoCatalogData) {
+        var sorted = data
+        sorted.movies.sort { $0.popularity > $1.popularity }
+        self.data = sorted
+    }
+
+    public var genres: [Genre] { data.genres }
+    public var movieCount: Int { data.movies.count }
+
+    public func fetch(_ request: CatalogRequest) async throws -> CatalogPayload {
+        switch request {
+        case .genres:
+            return .genres(data.genres)
+        case .popular(let page, _, _):
+            return .page(paginate(data.movies, page: page))
+        case .byGenre(let genreID, let page, _, _):
+            guard data.genres.contains(where: { $0.id == genreID }) else { throw CatalogFetchError.notFound }
+            return .page(paginate(data.movies.filter { ($0.genreIds ?? []).contains(genreID) }, page: page))
+        case .details(let movieID, _):
+            guard let movie = data.movies.first(where: { $0.id == movieID }) else { throw CatalogFetchError.notFound }
+            return .details(movie.details(genres: data.genres))
+        case .latest:
+            return .details(data.latest.details(genres: data.genres))
+        }
+    }
+
+    private func paginate(_ movies: [DemoMovie], page: Int) -> MoviePage {
+        let totalPages = max(1, (movies.count + Self.pageSize - 1) / Self.pageSize)
+        let start = (page - 1) * Self.pageSize
+        let slice = start < movies.count ? movies[start..<min(movies.count, start + Self.pageSize)] : []
+        return MoviePage(
+            page: page, totalPages: totalPages, totalResults: movies.count, results: slice.map(\.summary))
+    }
+}
+
+/// The shape of `data/demo-catalog.json`.
+struct DemoCatalogData: Decodable, Sendable {
+    var genres: [Genre]
+    var movies: [DemoMovie]
+    var latest: DemoMovie
+}
+
+struct DemoMovie: Decodable, Sendable {
+    var id: Int
+    var title: String
+    var originalTitle: String?
+    var originalLanguage: String?
+    var overview: String?
+    var releaseDate: String?
+    var genreIds: [Int]?
+    var voteAverage: Double?
+    var voteCount: Int?
+    var popularity: Double
+    var adult: Bool?
+    var posterPath: String?
+    var backdropPath: String?
+    var tagline: String?
+    var runtime: Int?
+    var status: String?
+    var homepage: String?
+    var imdbId: String?
+    var budget: Int?
+    var revenue: Int?
+    var spokenLanguages: [String]?
+    var productionCompanies: [String]?
+
+    var summary: MovieSummary {
+        MovieSummary(
+            id: id, title: title, originalTitle: originalTitle ?? title, overview: overview ?? "",
+            releaseDate: releaseDate ?? "", genreIds: genreIds ?? [], voteAverage: voteAverage ?? 0,
+            voteCount: voteCount ?? 0, popularity: popularity, adult: adult ?? false,
+            originalLanguage: originalLanguage ?? "", posterPath: posterPath, backdropPath: backdropPath)
+    }
+
+    func details(genres: [Genre]) -> MovieDetails {
+        let ids = genreIds ?? []
+        return MovieDetails(
+            summary: summary, tagline: tagline ?? "", runtime: runtime, status: status ?? "",
+            genres: ids.compactMap { id in genres.first { $0.id == id } }, homepage: homepage ?? "",
+            imdbId: imdbId, budget: budget ?? 0, revenue: revenue ?? 0, spokenLanguages: spokenLanguages ?? [],
+            productionCompanies: productionCompanies ?? [])
+    }
+}

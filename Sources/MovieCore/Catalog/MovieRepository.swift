@@ -1,0 +1,225 @@
+import Foundation
+
+/// The one shared catalog repository: network first, as the app does it. It asks the source, stores the
+/// answer, and when the network fails answers from the local database, saying so.
+///
+/// - Identical concurrent requests share one upstream fetch.
+/// - After a transport failure, calls within `offlineWindow` answer from the cache at once (no waiting
+///   for another timeout) while one background fetch re-checks the network.
+/// - A memory layer in front of SQLite keeps hot cached answers from being decoded again.
+public actor MovieRepository {
+    public let source: any CatalogSource
+    private let cache: CatalogCache?
+    private let offlineWindow: TimeInterval
+    private let now: @Sendable () -> Date
+
+    private var memory: [String: CatalogCache.Entry] = [:]
+    private let memoryCapacity = 512
+    private var inFlight: [String: SharedFetch] = [:]
+    private var offlineUntil: Date?
+    private var probing = false
+
+    private final class SharedFetch: Sendable {
+        let task: Task<CatalogPayload, any Error>
+        init(task: Task<CatalogPayload, any Error>) { self.task = task }
+    }
+
+    public init(
+        source: any CatalogSource, cache: CatalogCache?, offlineWindow: TimeInterval = 15,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.source = source
+        self.cache = cache
+        self.offlineWindow = offlineWindow
+        self.now = now
+    }
+
+    /// True after a transport failure, until the network answers again or the window passes.
+    public var isOffline: Bool {
+        guard let offlineUntil else { return false }
+        return offlineUntil > now()
+    }
+
+    // MARK: Typed entry points
+
+    public func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
+        try await fetch(.genres(language: language), policy: policy).map { payload in
+            guard case .genres(let genres) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
+            return genres
+        }
+    }
+
+    public func page(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MoviePage> {
+        try await fetch(request, policy: policy).map { payload in
+            guard case .page(let page) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
+            return page
+        }
+    }
+
+    public func details(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieDetails> {
+        try await fetch(request, policy: policy).map { payload in
+            guard case .details(let details) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
+            return details
+        }
+    }
+
+    // MARK: The policy
+
+    /// Answers `request` under `policy`. Throws `MovieError` or `CancellationError`.
+    public func fetch(_ request: CatalogRequest, policy: CachePolicy) async throws -> Sourced<CatalogPayload> {
+        guard let cache, source.kind != .demo else {
+            return Sourced(value: try await fetchFromSource(request), source: source.kind, fetchedAt: now(), stale: false)
+        }
+        let key = request.cacheKey
+        switch policy {
+        case .cacheOnly:
+            guard let entry = try await cached(key, cache) else { throw MovieError.offlineNotCached(request.subject) }
+            return answer(entry, request)
+        case .cacheFirst:
+            if let entry = try await cached(key, cache), now().timeIntervalSince(entry.fetchedAt) <= request.timeToLive {
+                return answer(entry, request)
+            }
+            return try await networkFirst(request, key: key, cache: cache)
+        case .networkFirst:
+            return try await networkFirst(request, key: key, cache: cache)
+        case .networkOnly:
+            if isOffline { startProbe(request, key: key, cache: cache) }
+            return try await fromNetwork(request, key: key, cache: cache)
+        }
+    }
+
+    private func networkFirst(_ request: CatalogRequest, key: String, cache: CatalogCache) async throws -> Sourced<CatalogPayload> {
+        if isOffline {
+            startProbe(request, key: key, cache: cache)
+            guard let entry = try await cached(key, cache) else { throw MovieError.offlineNotCached(request.subject) }
+            return answer(entry, request)
+        }
+        do {
+            return try await fromNetwork(request, key: key, cache: cache)
+        } catch let error as MovieError {
+            // Failures the cache can stand in for: offline, upstream 5xx and malformed answers.
+            switch error {
+            case .offlineNotCached, .upstream:
+                if let entry = try await cached(key, cache) { return answer(entry, request) }
+                throw error
+            default:
+                throw error
+            }
+        }
+    }
+
+    private func fromNetwork(_ request: CatalogRequest, key: String, cache: CatalogCache) async throws -> Sourced<CatalogPayload> {
+        let payload = try await sharedFetch(request, key: key)
+        let fetchedAt = now()
+        offlineUntil = nil
+        remember(key, CatalogCache.Entry(payload: payload, fetchedAt: fetchedAt))
+        do {
+            try await cache.store(key, payload, fetchedAt: fetchedAt)
+        } catch {
+            // The answer is good; failing to keep a copy only costs offline use later.
+            StoreLog.warning("Could not cache \(request.subject): \(StorageErrors.map(error))")
+        }
+        return Sourced(value: payload, source: .network, fetchedAt: fetchedAt, stale: false)
+    }
+
+    /// One upstream fetch per key at a time; later callers wait for the same answer. A caller's
+    /// cancellation cancels the fetch only when nobody else waits for it.
+    private func sharedFetch(_ request: CatalogRequest, key: String) async throws -> CatalogPayload {
+        let shared: SharedFetch
+        if let existing = inFlight[key] {
+            shared = existing
+        } else {
+            let source = self.source
+            shared = SharedFetch(task: Task { try await Self.fetch(request, from: source) })
+            inFlight[key] = shared
+        }
+        waiters[key, default: 0] += 1
+        defer {
+            waiters[key, default: 1] -= 1
+            if waiters[key] == 0 {
+                waiters[key] = nil
+                if inFlight[key] === shared { inFlight[key] = nil }
+            }
+        }
+        do {
+            return try await withTaskCancellationHandler {
+                try await shared.task.value
+            } onCancel: {
+                shared.task.cancel()
+            }
+        } catch let error as MovieError {
+            if case .offlineNotCached = error { offlineUntil = now().addingTimeInterval(offlineWindow) }
+            throw error
+        }
+    }
+
+    private var waiters: [String: Int] = [:]
+
+    private func fetchFromSource(_ request: CatalogRequest) async throws -> CatalogPayload {
+        try await Self.fetch(request, from: source)
+    }
+
+    /// The single mapping from source failures to what the client sees.
+    private static func fetch(_ request: CatalogRequest, from source: any CatalogSource) async throws -> CatalogPayload {
+        do {
+            return try await source.fetch(request)
+        } catch let error as CatalogFetchError {
+            switch error {
+            case .offline: throw MovieError.offlineNotCached(request.subject)
+            case .notFound: throw MovieError.notFound(request.subject)
+            case .unauthorized(let message): throw MovieError.upstreamUnauthorized(message)
+            case .rateLimited(let retryAfter): throw MovieError.rateLimited(retryAfter: retryAfter)
+            case .server(let status, let retryable, let message):
+                throw MovieError.upstream(httpStatus: status, retryable: retryable, message: message)
+            case .invalidResponse:
+                throw MovieError.upstream(httpStatus: 502, retryable: true, message: "TMDB sent a malformed answer")
+            case .cancelled: throw CancellationError()
+            }
+        }
+    }
+
+    /// While offline, one background fetch at a time re-checks the network (and refreshes the cache).
+    private func startProbe(_ request: CatalogRequest, key: String, cache: CatalogCache) {
+        guard !probing else { return }
+        probing = true
+        Task {
+            defer { self.probeFinished() }
+            _ = try? await self.fromNetwork(request, key: key, cache: cache)
+        }
+    }
+
+    private func probeFinished() { probing = false }
+
+    // MARK: Cache layers
+
+    private func cached(_ key: String, _ cache: CatalogCache) async throws -> CatalogCache.Entry? {
+        if let entry = memory[key] { return entry }
+        let entry: CatalogCache.Entry?
+        do {
+            entry = try await cache.load(key)
+        } catch {
+            StoreLog.warning("Could not read the catalog cache: \(StorageErrors.map(error))")
+            return nil
+        }
+        if let entry { remember(key, entry) }
+        return entry
+    }
+
+    private func remember(_ key: String, _ entry: CatalogCache.Entry) {
+        if memory.count >= memoryCapacity, memory[key] == nil, let victim = memory.keys.first {
+            memory[victim] = nil
+        }
+        memory[key] = entry
+    }
+
+    private func answer(_ entry: CatalogCache.Entry, _ request: CatalogRequest) -> Sourced<CatalogPayload> {
+        let age = now().timeIntervalSince(entry.fetchedAt)
+        return Sourced(value: entry.payload, source: .cache, fetchedAt: entry.fetchedAt, stale: age > request.timeToLive)
+    }
+}
+
+extension Sourced {
+    func map<Other>(_ transform: (Value) throws -> Other) rethrows -> Sourced<Other> {
+        Sourced<Other>(value: try transform(value), source: source, fetchedAt: fetchedAt, stale: stale)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import SQLiteStore
+import TMDB
+
+/// Configuration of the domain services, independent of how the server was started.
+public struct ServicesConfiguration: Sendable {
+    public enum Credential: Sendable {
+        case apiKey(String)
+        case accessToken(String)
+    }
+
+    public var dataDirectory: DataDirectory
+    /// nil: the embedded demo catalog.
+    public var tmdbCredential: Credential?
+    public var tmdbBaseURL: URL?
+    /// Base of image URLs for downloads (`https://image.tmdb.org/t/p/`); overridable for tests.
+    public var imageBaseURL: String = ImageCache.defaultBaseURL
+    /// Whole seconds, at least 1 (URLSession truncates fractions).
+    public var tmdbTimeoutSeconds: Int
+    /// The longest `Retry-After` honoured for TMDB's 429 before giving up.
+    public var tmdbMaxRetryAfter: Double
+    /// How long after a transport failure calls answer from the cache without trying the network.
+    public var offlineWindow: TimeInterval
+
+    public init(
+        dataDirectory: DataDirectory, tmdbCredential: Credential? = nil, tmdbBaseURL: URL? = nil,
+        tmdbTimeoutSeconds: Int = 10, tmdbMaxRetryAfter: Double = 10, offlineWindow: TimeInterval = 15
+    ) {
+        self.dataDirectory = dataDirectory
+        self.tmdbCredential = tmdbCredential
+        self.tmdbBaseURL = tmdbBaseURL
+        self.tmdbTimeoutSeconds = max(1, tmdbTimeoutSeconds)
+        self.tmdbMaxRetryAfter = tmdbMaxRetryAfter
+        self.offlineWindow = offlineWindow
+    }
+}
+
+/// The domain, assembled: the store, the catalog repository, and (as they are added) accounts,
+/// favorites and the event log. One instance per server process.
+public final class MovieServices: Sendable {
+    public let configuration: ServicesConfiguration
+    public let store: MovieStore
+    public let repository: MovieRepository
+    public let images: ImageCache
+
+    public init(configuration: ServicesConfiguration) throws {
+        self.configuration = configuration
+        store = try MovieStore(directory: configuration.dataDirectory)
+        if let credential = configuration.tmdbCredential {
+            let tmdbCredential: TMDBCredential
+            switch credential {
+            case .apiKey(let key): tmdbCredential = .apiKey(key)
+            case .accessToken(let token): tmdbCredential = .accessToken(token)
+            }
+            let transport = URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds)
+            let http = CoalescingHTTPClient(
+                wrapping: RetryingHTTPClient(wrapping: transport, maxRetryAfter: configuration.tmdbMaxRetryAfter))
+            let client = TMDBClient(
+                baseURL: configuration.tmdbBaseURL ?? TMDBClient.defaultBaseURL, credential: tmdbCredential, http: http)
+            repository = MovieRepository(
+                source: TMDBCatalogSource(client: client), cache: CatalogCache(database: store.database),
+                offlineWindow: configuration.offlineWindow)
+        } else {
+            repository = MovieRepository(source: DemoCatalog.embedded, cache: nil)
+        }
+        images = ImageCache(
+            directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
+            http: URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
+    }
+
+    /// Records what the user did. (The event log arrives with the events feature; until then a no-op.)
+    public func record(_ event: AppEvent) async {}
+
+    /// Flushes pending writes. Safe to call more than once.
+    public func close() async {}
+}

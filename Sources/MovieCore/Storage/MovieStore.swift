@@ -1,0 +1,94 @@
+import Foundation
+import SQLiteStore
+
+/// The one local database (`movie-rpc.sqlite` in the data directory): catalog cache, accounts, session,
+/// favorites and events, each behind its own type. One connection behind an actor; WAL; migrations
+/// recorded in a table.
+public final class MovieStore: Sendable {
+    public static let fileName = "movie-rpc.sqlite"
+
+    public let database: Database
+    public let path: String
+
+    /// Every migration, in order. A new schema change is a new entry at the end; entries never change.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-catalog-cache") { db in
+            try db.execute("""
+                CREATE TABLE catalog_cache (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    payload BLOB NOT NULL,
+                    fetched_at REAL NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+
+    /// Why the store could not be opened, in words for the person starting the server.
+    public enum OpenError: Error, CustomStringConvertible {
+        case newerSchema(path: String)
+        case unusable(path: String, reason: String)
+
+        public var description: String {
+            switch self {
+            case .newerSchema(let path):
+                return "The database \(path) was written by a newer movie-rpc; refusing to touch it. "
+                    + "Use that version, or point MOVIE_RPC_HOME at another directory."
+            case .unusable(let path, let reason):
+                return "The database \(path) cannot be opened: \(reason)"
+            }
+        }
+    }
+
+    /// Opens (creating if needed) the store in `directory`.
+    ///
+    /// A damaged file (not a database, or failing its integrity check) is moved aside to
+    /// `movie-rpc.sqlite.corrupt-<time>` with its -wal/-shm files, and a fresh database is started: the
+    /// user keeps working and nothing is deleted. A database from a newer schema is never touched.
+    public init(directory: DataDirectory, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
+        try directory.prepare()
+        let path = directory.file(Self.fileName)
+        self.path = path
+        do {
+            database = try Self.open(path: path, configuration: configuration)
+        } catch let error as MigrationError {
+            if case .newerSchema = error { throw OpenError.newerSchema(path: path) }
+            throw OpenError.unusable(path: path, reason: "\(error)")
+        } catch let error as SQLiteError where error.isCorrupt {
+            let aside = "\(path).corrupt-\(Int(Date().timeIntervalSince1970))"
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+            }
+            StoreLog.warning("The database was damaged; it was moved to \(aside) and a new one was started")
+            database = try Self.open(path: path, configuration: configuration)
+        }
+    }
+
+    private static func open(path: String, configuration: DatabaseConfiguration) throws -> Database {
+        let database = try Database(path: path, configuration: configuration, migrator: migrator)
+        return database
+    }
+}
+
+/// Maps SQLite failures to what a user can act on. Messages never include SQL or paths.
+enum StorageErrors {
+    static func map(_ error: any Error) -> any Error {
+        guard let error = error as? SQLiteError else { return error }
+        if error.isReadOnly { return MovieError.storage(.readOnly) }
+        if error.isDiskFull { return MovieError.storage(.diskFull) }
+        if error.isCorrupt { return MovieError.storage(.corrupt) }
+        if error.isBusy { return MovieError.storage(.busy) }
+        StoreLog.warning("Storage error \(error.code)")
+        return MovieError.storage(.other)
+    }
+
+    /// Runs `body`, converting storage errors to `MovieError.storage`.
+    static func mapping<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw map(error)
+        }
+    }
+}
