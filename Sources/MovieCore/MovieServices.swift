@@ -68,7 +68,10 @@ public final class MovieServices: Sendable {
             http: URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
     }
 
-    /// Records what the user did. (The event log arrives with the events feature; until then a no-op.)
+    /// The logged-in user's id, or nil. (Accounts replace this stub.)
+    public func currentUserID() async -> String? { nil }
+
+    /// Records what the user did. (The event log replaces this stub.)
     public func record(_ event: AppEvent) async {}
 
     /// Flushes pending writes. Safe to call more than once.

@@ -10,6 +10,18 @@ public struct CatalogCache: Sendable {
 
     let database: Database
 
+    static let migrations: [MovieStore.Migration] = [
+        ("v1-catalog-cache", { db in
+            try db.execute("""
+                CREATE TABLE catalog_cache (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    payload BLOB NOT NULL,
+                    fetched_at REAL NOT NULL
+                );
+                """)
+        }),
+    ]
+
     public init(database: Database) {
         self.database = database
     }

@@ -10,20 +10,19 @@ public final class MovieStore: Sendable {
     public let database: Database
     public let path: String
 
-    /// Every migration, in order. A new schema change is a new entry at the end; entries never change.
+    /// Every migration, in order: each feature lists its own, and this list fixes their order forever.
+    /// A schema change is a new entry at the end of its feature's list; applied entries never change.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-catalog-cache") { db in
-            try db.execute("""
-                CREATE TABLE catalog_cache (
-                    key TEXT PRIMARY KEY NOT NULL,
-                    payload BLOB NOT NULL,
-                    fetched_at REAL NOT NULL
-                );
-                """)
+        let all = CatalogCache.migrations + AccountStore.migrations + EventLog.migrations
+        for (identifier, migrate) in all {
+            migrator.registerMigration(identifier, migrate)
         }
         return migrator
     }
+
+    /// A named schema step.
+    public typealias Migration = (identifier: String, migrate: @Sendable (SQLiteConnection) throws -> Void)
 
     /// Why the store could not be opened, in words for the person starting the server.
     public enum OpenError: Error, CustomStringConvertible {
