@@ -1,0 +1,303 @@
+"""A fake TMDB v3 server on 127.0.0.1 for tests and benchmarks.
+
+It speaks TMDB's wire format (snake_case bodies, the paginated envelope, `{status_code, status_message,
+success}` errors) with fixtures built for this repository from data/demo-catalog.json, and has switches
+for the faults a real network produces: 401, 404, 429 with Retry-After, 500, slow answers, dropped
+connections and malformed bodies. It can be stopped and started again on the same port.
+
+    server = FakeTMDB(api_key="k").start()
+    env = {"TMDB_API_KEY": "k", "TMDB_BASE_URL": server.base_url}
+    server.set_fault("500")            # every API call answers 500 until cleared
+    server.set_fault("429", times=1, retry_after=1)
+    server.stop(); server.start()      # offline, then back
+"""
+from __future__ import annotations
+
+import http.server
+import json
+import pathlib
+import socket
+import socketserver
+import threading
+import time
+import urllib.parse
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CATALOG = json.loads((ROOT / "data" / "demo-catalog.json").read_text())
+
+# German genre names, so tests can tell languages apart in the cache.
+GERMAN_GENRES = {
+    28: "Action", 12: "Abenteuer", 16: "Animation", 35: "Komödie", 80: "Krimi", 99: "Dokumentarfilm",
+    18: "Drama", 10751: "Familie", 14: "Fantasy", 36: "Historie", 27: "Horror", 10402: "Musik",
+    9648: "Mystery", 10749: "Liebesfilm", 878: "Science Fiction", 10770: "TV-Film", 53: "Thriller",
+    10752: "Kriegsfilm", 37: "Western",
+}
+
+# The size of a real "popular" listing, far beyond the 500 pages TMDB serves.
+POPULAR_TOTAL_RESULTS = 760569
+
+
+def list_item(movie: dict, language: str | None) -> dict:
+    title = movie["title"]
+    if language and language.startswith("de"):
+        title = f"{title} (DE)"
+    return {
+        "adult": movie.get("adult", False),
+        "backdrop_path": movie.get("backdropPath"),
+        "genre_ids": movie.get("genreIds", []),
+        "id": movie["id"],
+        "original_language": movie.get("originalLanguage", "en"),
+        "original_title": movie.get("originalTitle", movie["title"]),
+        "overview": movie.get("overview", ""),
+        "popularity": movie.get("popularity", 0.0),
+        "poster_path": movie.get("posterPath"),
+        "release_date": movie.get("releaseDate", ""),
+        "title": title,
+        "video": False,
+        "vote_average": movie.get("voteAverage", 0.0),
+        "vote_count": movie.get("voteCount", 0),
+    }
+
+
+def details(movie: dict, language: str | None) -> dict:
+    names = {g["id"]: g["name"] for g in CATALOG["genres"]}
+    body = list_item(movie, language)
+    del body["genre_ids"]
+    body.update({
+        "belongs_to_collection": None,
+        "budget": movie.get("budget") or 0,
+        "genres": [{"id": g, "name": names.get(g, "")} for g in movie.get("genreIds", [])],
+        "homepage": movie.get("homepage") or "",
+        "imdb_id": movie.get("imdbId"),
+        "origin_country": ["US"],
+        "production_companies": [
+            {"id": i + 1, "logo_path": None, "name": n, "origin_country": "US"}
+            for i, n in enumerate(movie.get("productionCompanies") or [])
+        ],
+        "production_countries": [{"iso_3166_1": "US", "name": "United States of America"}],
+        "revenue": movie.get("revenue") or 0,
+        "runtime": movie.get("runtime"),
+        "spoken_languages": [
+            {"english_name": n, "iso_639_1": n[:2].lower(), "name": n} for n in movie.get("spokenLanguages") or []
+        ],
+        "status": movie.get("status") or "Released",
+        "tagline": movie.get("tagline") or "",
+    })
+    return body
+
+
+LATEST = {
+    "adult": False, "backdrop_path": None, "belongs_to_collection": None, "budget": 0, "genres": [],
+    "homepage": "", "id": 1457211, "imdb_id": None, "origin_country": [], "original_language": "en",
+    "original_title": "Untitled Short", "overview": "", "popularity": 0, "poster_path": None,
+    "production_companies": [], "production_countries": [], "release_date": "", "revenue": 0, "runtime": 0,
+    "spoken_languages": [], "status": "Released", "tagline": "", "title": "Untitled Short", "video": False,
+    "vote_average": 0, "vote_count": 0,
+}
+
+# A tiny valid JPEG (SOI, APP0, EOI): enough for a client to store and report.
+FAKE_JPEG = bytes.fromhex("ffd8ffe000104a46494600010100000100010000ffd9")
+
+
+def error_body(code: int, message: str) -> bytes:
+    return json.dumps({"success": False, "status_code": code, "status_message": message}).encode()
+
+
+class FakeTMDB:
+    def __init__(self, api_key: str | None = "test-api-key", access_token: str | None = None, port: int = 0):
+        self.api_key = api_key
+        self.access_token = access_token
+        self.port = port
+        self.lock = threading.Lock()
+        self.requests: list[str] = []          # paths with query, for assertions
+        self.raw_requests: list[bytes] = []    # header blocks, to check what was sent
+        self.fault: str | None = None
+        self.fault_times: int | None = None
+        self.retry_after: int | None = 1
+        self.delay = 0.0
+        self._server: socketserver.ThreadingTCPServer | None = None
+        self._thread: threading.Thread | None = None
+        self._connections: set[socket.socket] = set()
+
+    # -- control -----------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/3"
+
+    @property
+    def image_base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/t/p/"
+
+    def set_fault(self, fault: str | None, times: int | None = None, retry_after: int | None = 1, delay: float = 0.0):
+        """fault: None, "401", "404", "429", "500", "503", "slow", "drop", "garbage"; times: how many calls."""
+        with self.lock:
+            self.fault, self.fault_times, self.retry_after, self.delay = fault, times, retry_after, delay
+
+    def count(self, prefix: str) -> int:
+        with self.lock:
+            return sum(1 for r in self.requests if r.startswith(prefix))
+
+    def start(self) -> "FakeTMDB":
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
+            def log_message(self, *args):  # quiet
+                pass
+
+            def setup(self):
+                super().setup()
+                with fake.lock:
+                    fake._connections.add(self.connection)
+
+            def finish(self):
+                with fake.lock:
+                    fake._connections.discard(self.connection)
+                try:
+                    super().finish()
+                except OSError:
+                    pass
+
+            def do_GET(self):
+                fake._handle(self)
+
+        class Server(socketserver.ThreadingTCPServer):
+            allow_reuse_address = True
+            daemon_threads = True
+
+        self._server = Server(("127.0.0.1", self.port), Handler)
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        """Stops listening and cuts every open (keep-alive) connection: the network is gone."""
+        if self._server:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        with self.lock:
+            connections, self._connections = list(self._connections), set()
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    # -- serving -----------------------------------------------------------------------------
+    def _take_fault(self) -> tuple[str | None, int | None, float]:
+        with self.lock:
+            fault = self.fault
+            if fault and self.fault_times is not None:
+                self.fault_times -= 1
+                if self.fault_times <= 0:
+                    self.fault, self.fault_times = None, None
+            return fault, self.retry_after, self.delay
+
+    def _handle(self, h: http.server.BaseHTTPRequestHandler):
+        url = urllib.parse.urlsplit(h.path)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        with self.lock:
+            self.requests.append(h.path)
+            self.raw_requests.append(bytes(str(h.headers), "utf-8"))
+        if url.path.startswith("/t/p/"):
+            return self._send(h, 200, FAKE_JPEG, "image/jpeg")
+
+        fault, retry_after, delay = self._take_fault()
+        if fault == "slow":
+            time.sleep(delay or 3.0)
+        elif fault == "drop":
+            h.close_connection = True
+            try:
+                h.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        elif fault == "garbage":
+            return self._send(h, 200, b'{"page": 1, "results": [ {"id": ', "application/json")
+        elif fault in ("500", "503"):
+            return self._send(h, int(fault), error_body(11, "Internal error: Something went wrong, contact TMDB."))
+        elif fault == "429":
+            headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+            return self._send(h, 429, error_body(25, "Your request count (41) is over the allowed limit of (40)."), extra=headers)
+        elif fault == "401":
+            return self._send(h, 401, error_body(7, "Invalid API key: You must be granted a valid key."))
+
+        if not self._authorized(h, query):
+            return self._send(h, 401, error_body(7, "Invalid API key: You must be granted a valid key."))
+        status, body = self._route(url.path, query)
+        self._send(h, status, json.dumps(body).encode())
+
+    def _authorized(self, h, query) -> bool:
+        if self.api_key and query.get("api_key") == self.api_key:
+            return True
+        auth = h.headers.get("Authorization", "")
+        return bool(self.access_token) and auth == f"Bearer {self.access_token}"
+
+    def _route(self, path: str, query: dict) -> tuple[int, dict]:
+        language = query.get("language")
+        try:
+            page = int(query.get("page", "1"))
+        except ValueError:
+            page = 0
+        movies = sorted(CATALOG["movies"], key=lambda m: -m.get("popularity", 0))
+
+        def envelope(items: list[dict], total_results: int | None = None) -> tuple[int, dict]:
+            if not 1 <= page <= 500:
+                return 400, {"success": False, "status_code": 22,
+                             "status_message": "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer."}
+            start = (page - 1) * 20
+            total = total_results if total_results is not None else len(items)
+            return 200, {
+                "page": page,
+                "results": [list_item(m, language) for m in items[start:start + 20]],
+                "total_pages": max(1, (total + 19) // 20),
+                "total_results": total,
+            }
+
+        if path == "/3/genre/movie/list":
+            genres = CATALOG["genres"]
+            if language and language.startswith("de"):
+                genres = [{"id": g["id"], "name": GERMAN_GENRES.get(g["id"], g["name"])} for g in genres]
+            return 200, {"genres": genres}
+        if path == "/3/movie/popular":
+            return envelope(movies, POPULAR_TOTAL_RESULTS)
+        if path == "/3/discover/movie":
+            wanted = {int(g) for g in query.get("with_genres", "0").replace("|", ",").split(",") if g.isdigit()}
+            return envelope([m for m in movies if wanted & set(m.get("genreIds", []))])
+        if path == "/3/movie/latest":
+            return 200, LATEST
+        if path.startswith("/3/movie/"):
+            tail = path.rsplit("/", 1)[-1]
+            for movie in movies:
+                if tail.isdigit() and movie["id"] == int(tail):
+                    return 200, details(movie, language)
+        return 404, {"success": False, "status_code": 34, "status_message": "The resource you requested could not be found."}
+
+    @staticmethod
+    def _send(h, status: int, body: bytes, content_type: str = "application/json;charset=utf-8", extra=None):
+        try:
+            h.send_response(status)
+            h.send_header("Content-Type", content_type)
+            h.send_header("Content-Length", str(len(body)))
+            for key, value in (extra or {}).items():
+                h.send_header(key, value)
+            h.end_headers()
+            h.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+if __name__ == "__main__":
+    import sys
+    server = FakeTMDB(api_key=sys.argv[1] if len(sys.argv) > 1 else "test-api-key",
+                      port=int(sys.argv[2]) if len(sys.argv) > 2 else 0).start()
+    print(server.base_url, flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()

@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Benchmarks for movie-rpc's release binary, with a minimal Python JSON loop as the reference.
+
+    python3 bench/bench.py                 # everything; prints a Markdown table
+    python3 bench/bench.py --only protocol # one section: protocol, catalog
+
+Measures over real pipes (newline framing): time from spawn to first response, sequential round trip
+p50/p99, pipelined throughput, peak RSS (VmHWM), and the catalog figures against the fake TMDB server.
+Results go to stdout and bench/out/results.json. The figures recorded in docs/BENCHMARKS.md come from here.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "Tests" / "integration"))
+
+
+class Pipe:
+    """A server process and line-level I/O on its raw pipes (no client library in the measured path)."""
+
+    def __init__(self, command: list[str], env: dict[str, str]):
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, env=env, bufsize=0)
+        self.out = self.process.stdin.fileno()
+        self.inp = self.process.stdout.fileno()
+        self.buffer = b""
+
+    def send(self, data: bytes):
+        view = memoryview(data)
+        while view:
+            written = os.write(self.out, view)
+            view = view[written:]
+
+    def line(self) -> bytes:
+        while b"\n" not in self.buffer:
+            chunk = os.read(self.inp, 1 << 16)
+            if not chunk:
+                raise EOFError("server closed stdout")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line
+
+    def call(self, payload: bytes) -> bytes:
+        self.send(payload)
+        return self.line()
+
+    def peak_rss_kib(self) -> int:
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for row in status:
+                if row.startswith("VmHWM:"):
+                    return int(row.split()[1])
+        return 0
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def request(method: str, rid: int = 1, params: dict | None = None) -> bytes:
+    message = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def sequential(pipe: Pipe, payload: bytes, count: int, warmup: int = 200) -> dict:
+    for _ in range(warmup):
+        pipe.call(payload)
+    samples = []
+    for _ in range(count):
+        start = time.perf_counter_ns()
+        reply = pipe.call(payload)
+        samples.append((time.perf_counter_ns() - start) / 1000)
+    if b'"error"' in reply:
+        raise RuntimeError(f"error reply: {reply[:300]!r}")
+    return {"p50_us": percentile(samples, 0.5), "p99_us": percentile(samples, 0.99), "n": count}
+
+
+def pipelined(pipe: Pipe, payload_for, count: int) -> float:
+    data = b"".join(payload_for(i) for i in range(count))
+    writer = threading.Thread(target=pipe.send, args=(data,))
+    start = time.perf_counter()
+    writer.start()
+    for _ in range(count):
+        pipe.line()
+    elapsed = time.perf_counter() - start
+    writer.join()
+    return count / elapsed
+
+
+def time_to_first_response(command: list[str], env: dict, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        pipe = Pipe(command, env)
+        pipe.call(request("server.info"))
+        times.append((time.perf_counter() - pipe.started) * 1000)
+        pipe.close()
+    return statistics.median(times)
+
+
+def protocol_section(binary: str, quick: bool) -> list[tuple]:
+    rows = []
+    home = tempfile.mkdtemp(prefix="bench-home-")
+    env = {**os.environ, "MOVIE_RPC_HOME": home}
+    for key in ("TMDB_API_KEY", "TMDB_ACCESS_TOKEN"):
+        env.pop(key, None)
+    servers = [("movie-rpc", [binary]), ("python reference", [sys.executable, str(ROOT / "bench" / "reference_server.py")])]
+    n_seq, n_pipe, n_spawn = (1000, 10000, 5) if quick else (5000, 50000, 15)
+    for name, command in servers:
+        ttfr = time_to_first_response(command, env, n_spawn)
+        pipe = Pipe(command, env)
+        seq = sequential(pipe, request("server.info"), n_seq)
+        throughput = pipelined(pipe, lambda i: request("server.info", i), n_pipe)
+        rss = pipe.peak_rss_kib() / 1024
+        pipe.close()
+        rows += [
+            (name, "time to first response (server.info)", f"{ttfr:.1f} ms", "≤ 15 ms" if name == "movie-rpc" else ""),
+            (name, "sequential round trip p50 / p99", f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", "p50 ≤ 50 µs" if name == "movie-rpc" else ""),
+            (name, f"pipelined throughput ({n_pipe} requests)", f"{throughput:,.0f} req/s", "≥ 30,000 req/s" if name == "movie-rpc" else ""),
+            (name, "peak RSS", f"{rss:.1f} MiB", "≤ 25 MiB" if name == "movie-rpc" else ""),
+        ]
+    return rows
+
+
+def catalog_section(binary: str, quick: bool) -> list[tuple]:
+    from fake_tmdb import FakeTMDB
+
+    rows = []
+    n = 500 if quick else 3000
+    home = tempfile.mkdtemp(prefix="bench-home-")
+    demo_env = {**os.environ, "MOVIE_RPC_HOME": home}
+    for key in ("TMDB_API_KEY", "TMDB_ACCESS_TOKEN"):
+        demo_env.pop(key, None)
+    pipe = Pipe([binary], demo_env)
+    seq = sequential(pipe, request("genres.list"), n)
+    rows.append(("demo", "genres.list p50 / p99", f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", ""))
+    seq = sequential(pipe, request("movies.popular", params={"page": 1}), n)
+    rows.append(("demo", "movies.popular page (20 movies) p50 / p99", f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", ""))
+    pipe.close()
+
+    fake = FakeTMDB(api_key="bench-key").start()
+    env = {**demo_env, "MOVIE_RPC_HOME": tempfile.mkdtemp(prefix="bench-home-"), "TMDB_API_KEY": "bench-key",
+           "TMDB_BASE_URL": fake.base_url, "MOVIE_RPC_OFFLINE_WINDOW": "60"}
+    pipe = Pipe([binary], env)
+    seq = sequential(pipe, request("genres.list", params={"cachePolicy": "cacheFirst"}), n)
+    rows.append(("tmdb (fake)", "cached genres.list p50 / p99", f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", "p50 ≤ 100 µs"))
+    seq = sequential(pipe, request("movies.popular", params={"page": 1, "cachePolicy": "cacheFirst"}), n)
+    rows.append(("tmdb (fake)", "cached movies.popular page p50 / p99", f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", "p50 ≤ 300 µs"))
+    seq = sequential(pipe, request("movies.popular", params={"page": 1}), n // 5)
+    rows.append(("tmdb (fake)", "movies.popular from the network p50 / p99", f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", ""))
+
+    start = time.perf_counter()
+    reply = json.loads(pipe.call(request("catalog.sync", params={"popularPages": 5, "genres": "all"})))
+    sync_s = time.perf_counter() - start
+    assert reply.get("result", {}).get("failed") == 0, reply
+    rows.append(("tmdb (fake)", "catalog.sync 5 popular pages + all 19 genres", f"{sync_s * 1000:.0f} ms", "≤ 2 s"))
+
+    fake.stop()  # the network goes away: connection refused
+    pipe.call(request("movies.popular", params={"page": 2}))  # the failure that starts the offline window
+    seq = sequential(pipe, request("movies.popular", params={"page": 2}), n // 5, warmup=0)
+    reply = json.loads(pipe.call(request("movies.popular", params={"page": 2})))
+    assert reply["result"]["source"] == "cache", reply
+    rows.append(("tmdb (fake), stopped", "answer from cache after the network failed p50 / p99",
+                 f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", "≤ 2 ms"))
+    pipe.close()
+    return rows
+
+
+SECTIONS = {"protocol": protocol_section, "catalog": catalog_section}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=os.environ.get("MOVIE_RPC_BIN") or str(ROOT / ".build" / "release" / "movie-rpc"))
+    parser.add_argument("--only", choices=sorted(SECTIONS), action="append")
+    parser.add_argument("--quick", action="store_true", help="fewer iterations (a smoke run)")
+    args = parser.parse_args()
+    if not os.path.exists(args.binary):
+        print(f"no binary at {args.binary}; run: swift build -c release", file=sys.stderr)
+        return 2
+    rows = []
+    for name in args.only or list(SECTIONS):
+        rows += SECTIONS[name](args.binary, args.quick)
+    print("| subject | measure | result | target |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    out = ROOT / "bench" / "out"
+    out.mkdir(exist_ok=True)
+    (out / "results.json").write_text(json.dumps(rows, indent=1, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine of this kind lacks: Debian's C libraries for the system-library
+# targets, and the pinned Python packages the integration tests use. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(libsqlite3-dev libssl-dev pkg-config)
+missing=()
+for package in "${apt_packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing Debian packages: ${missing[*]}"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+
+if [ -f Tests/integration/requirements.txt ]; then
+    python3 -m pip install --quiet --disable-pip-version-check -r Tests/integration/requirements.txt
+fi

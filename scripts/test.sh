@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Runs every test: Swift unit tests, then the pytest integration suites against the release binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 scripts/embed-resources.py --check
+swift build -c release --product movie-rpc
+swift build --build-tests
+swift test --skip-build
+MOVIE_RPC_BIN="$(swift build -c release --show-bin-path)/movie-rpc" python3 -m pytest Tests/integration -q
