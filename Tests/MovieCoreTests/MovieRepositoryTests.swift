@@ -1,0 +1,196 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import MovieCore
+
+/// A catalog source the test scripts: answers, failures, and a gate to hold fetches in flight.
+final class ScriptedSource: CatalogSource {
+    let kind = CatalogSourceKind.network
+    private let state = Mutex(State())
+
+    struct State {
+        var failure: CatalogFetchError?
+        var calls = 0
+        var title = "First"
+    }
+
+    var calls: Int { state.withLock { $0.calls } }
+    func fail(with error: CatalogFetchError?) { state.withLock { $0.failure = error } }
+    func retitle(_ title: String) { state.withLock { $0.title = title } }
+
+    func fetch(_ request: CatalogRequest) async throws -> CatalogPayload {
+        let (failure, title) = state.withLock { state -> (CatalogFetchError?, String) in
+            state.calls += 1
+            return (state.failure, state.title)
+        }
+        try await Task.sleep(for: .milliseconds(1))  // a real suspension, so concurrent callers overlap
+        if let failure { throw failure }
+        switch request {
+        case .genres: return .genres([Genre(id: 28, name: title)])
+        case .popular(let page, _, _), .byGenre(_, let page, _, _):
+            return .page(MoviePage(page: page, totalPages: 9000, totalResults: 180_000, results: []))
+        case .details, .latest:
+            throw CatalogFetchError.notFound
+        }
+    }
+}
+
+/// A clock tests move by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+@Suite struct MovieRepositoryTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("repo-\(UUID().uuidString)")
+    let source = ScriptedSource()
+    let clock = TestClock()
+
+    func makeRepository(offlineWindow: TimeInterval = 15) throws -> MovieRepository {
+        let store = try MovieStore(directory: DataDirectory(path: directory.path))
+        let clock = self.clock
+        return MovieRepository(
+            source: source, cache: CatalogCache(database: store.database), offlineWindow: offlineWindow,
+            now: { clock.now })
+    }
+
+    @Test func networkFirstStoresAndFallsBackToTheCacheWhenOffline() async throws {
+        let repository = try makeRepository()
+        let fresh = try await repository.genres(language: "en")
+        #expect(fresh.source == .network && fresh.value == [Genre(id: 28, name: "First")])
+        source.fail(with: .offline)
+        let cached = try await repository.genres(language: "en")
+        #expect(cached.source == .cache && cached.value == fresh.value && cached.fetchedAt == fresh.fetchedAt)
+        #expect(cached.stale == false)
+    }
+
+    @Test func offlineWithNothingCachedNamesWhatIsMissing() async throws {
+        let repository = try makeRepository()
+        source.fail(with: .offline)
+        await #expect(throws: MovieError.offlineNotCached("popular movies page 2")) {
+            try await repository.page(.popular(page: 2, language: nil, region: nil))
+        }
+    }
+
+    @Test func withinTheOfflineWindowTheNetworkIsNotAskedAgain() async throws {
+        let repository = try makeRepository(offlineWindow: 30)
+        _ = try await repository.genres(language: nil)
+        source.fail(with: .offline)
+        _ = try await repository.genres(language: nil)  // fails over: starts the window
+        let callsAfterFailure = source.calls
+        clock.advance(5)
+        _ = try await repository.genres(language: nil)
+        #expect(await repository.isOffline)
+        // At most the one background re-check may have reached the source.
+        #expect(source.calls <= callsAfterFailure + 1)
+        clock.advance(60)
+        #expect(await repository.isOffline == false)
+    }
+
+    @Test func cachedAnswersBecomeStaleAfterTheirTimeToLive() async throws {
+        let repository = try makeRepository()
+        _ = try await repository.genres(language: nil)
+        clock.advance(25 * 3600)
+        let answer = try await repository.genres(language: nil, policy: .cacheOnly)
+        #expect(answer.source == .cache && answer.stale)
+    }
+
+    @Test func cacheFirstUsesAFreshCopyAndRefetchesAnOldOne() async throws {
+        let repository = try makeRepository()
+        _ = try await repository.genres(language: nil)
+        source.retitle("Second")
+        #expect(try await repository.genres(language: nil, policy: .cacheFirst).value.first?.name == "First")
+        clock.advance(25 * 3600)
+        let refreshed = try await repository.genres(language: nil, policy: .cacheFirst)
+        #expect(refreshed.source == .network && refreshed.value.first?.name == "Second")
+    }
+
+    @Test func upstreamErrorsMapToTheDomain() async throws {
+        let repository = try makeRepository()
+        source.fail(with: .server(httpStatus: 503, retryable: true, message: "TMDB answered HTTP 503"))
+        await #expect(throws: MovieError.upstream(httpStatus: 503, retryable: true, message: "TMDB answered HTTP 503")) {
+            try await repository.genres(language: "fr")
+        }
+        source.fail(with: .unauthorized("no"))
+        await #expect(throws: MovieError.upstreamUnauthorized("no")) { try await repository.genres(language: "fr") }
+        source.fail(with: .rateLimited(retryAfter: 3))
+        await #expect(throws: MovieError.rateLimited(retryAfter: 3)) { try await repository.genres(language: "fr") }
+        source.fail(with: nil)
+        await #expect(throws: MovieError.notFound("movie 7")) {
+            try await repository.details(.details(movieID: 7, language: nil))
+        }
+    }
+
+    @Test func identicalConcurrentRequestsShareOneFetch() async throws {
+        let repository = try makeRepository()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<10 {
+                group.addTask { _ = try await repository.page(.popular(page: 3, language: nil, region: nil)) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(source.calls < 10)
+    }
+
+    @Test func cacheKeysHoldEveryParameterThatChangesTheAnswer() {
+        let keys: Set<String> = [
+            CatalogRequest.popular(page: 1, language: "en", region: nil).cacheKey,
+            CatalogRequest.popular(page: 1, language: "de", region: nil).cacheKey,
+            CatalogRequest.popular(page: 2, language: "en", region: nil).cacheKey,
+            CatalogRequest.popular(page: 1, language: "en", region: "US").cacheKey,
+            CatalogRequest.byGenre(genreID: 28, page: 1, language: "en", region: nil).cacheKey,
+            CatalogRequest.byGenre(genreID: 12, page: 1, language: "en", region: nil).cacheKey,
+        ]
+        #expect(keys.count == 6)
+    }
+
+    @Test func totalPagesIsClampedTo500() async throws {
+        let repository = try makeRepository()
+        #expect(try await repository.page(.popular(page: 1, language: nil, region: nil)).value.totalPages == 500)
+    }
+}
+
+@Suite struct DemoCatalogTests {
+    let demo = DemoCatalog.embedded
+
+    @Test func hasEveryGenreAndAFullPageForEach() async throws {
+        #expect(demo.genres.count == 19)
+        #expect(demo.movieCount >= 150)
+        for genre in demo.genres {
+            guard case .page(let page) = try await demo.fetch(.byGenre(genreID: genre.id, page: 1, language: nil, region: nil))
+            else { Issue.record("not a page"); continue }
+            #expect(page.results.count == 20, "genre \(genre.name)")
+        }
+    }
+
+    @Test func popularIsOrderedAndPaged() async throws {
+        guard case .page(let first) = try await demo.fetch(.popular(page: 1, language: nil, region: nil)),
+            case .page(let second) = try await demo.fetch(.popular(page: 2, language: nil, region: nil))
+        else { Issue.record("not pages"); return }
+        #expect(first.results.count == 20 && first.totalPages >= 3)
+        let popularity = (first.results + second.results).map(\.popularity)
+        #expect(popularity == popularity.sorted(by: >))
+        #expect(Set(first.results.map(\.id)).isDisjoint(with: second.results.map(\.id)))
+    }
+
+    @Test func unknownMovieIsNotFound() async {
+        await #expect(throws: CatalogFetchError.notFound) { try await demo.fetch(.details(movieID: -5, language: nil)) }
+    }
+}
+
+@Suite struct TimestampTests {
+    @Test func formatsUTCWithMilliseconds() {
+        #expect(Timestamp.string(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: 1_764_490_000.1234)) == "2025-11-30T08:06:40.123Z")
+        #expect(Timestamp.string(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+    }
+
+    @Test func parsesWithAndWithoutFractions() throws {
+        let parsed = try #require(Timestamp.parse("2025-11-30T08:06:40.123Z"))
+        #expect(abs(parsed.timeIntervalSince1970 - 1_764_490_000.123) < 0.0005)
+        #expect(Timestamp.parse("2025-11-30T08:06:40Z") == Date(timeIntervalSince1970: 1_764_490_000))
+        #expect(Timestamp.parse("yesterday") == nil)
+    }
+}
