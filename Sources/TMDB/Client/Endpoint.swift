@@ -26,18 +26,3 @@ public struct Endpoint<Response: Decodable & Sendable>: Sendable, Hashable {
         return path + "?" + QueryEncoding.encode(sorted)
     }
 }
-
-/// Percent-encodes query items strictly (only RFC 3986 unreserved characters stay literal).
-enum QueryEncoding {
-    static func encode(_ items: [URLQueryItem]) -> String {
-        items.map { item in
-            let name = escape(item.name)
-            guard let value = item.value else { return name }
-            return name + "=" + escape(value)
-        }.joined(separator: "&")
-    }
-
-    static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .tmdbQueryValueAllowed) ?? ""
-    }
-}

@@ -49,11 +49,3 @@ extension SecretRedactor: CustomStringConvertible, CustomDebugStringConvertible,
     /// A mirror with no children, so `dump(_:)` cannot print the secrets.
     public var customMirror: Mirror { Mirror(self, children: [:]) }
 }
-
-extension CharacterSet {
-    /// RFC 3986 unreserved characters: everything else in a query value is percent-encoded
-    /// (including `+`, `&`, `=` and `/`).
-    static let tmdbQueryValueAllowed = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-    )
-}

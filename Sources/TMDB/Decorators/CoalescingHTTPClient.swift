@@ -21,7 +21,7 @@ public struct CoalescingHTTPClient: HTTPClient {
 
     /// Sends `request`, joining an identical request already in flight when there is one.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.method == .post else {
+        guard request.method == .get || request.method == .head, request.body == nil else {
             return try await wrapped.send(request)
         }
         return try await inFlight.response(for: request, using: wrapped)
