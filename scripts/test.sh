@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 scripts/embed-resources.py --check
-swift build -c release --product movie-rpc
+swift build -c release --static-swift-stdlib --product movie-rpc
 swift build --build-tests
 swift test --skip-build
-MOVIE_RPC_BIN="$(swift build -c release --show-bin-path)/movie-rpc" python3 -m pytest Tests/integration -q
+MOVIE_RPC_BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/movie-rpc" python3 -m pytest Tests/integration -q

@@ -14,9 +14,12 @@ public final class Dispatcher: Sendable {
     public struct Limits: Sendable {
         public var maxMessageSize: Int
         public var maxDepth: Int
-        public init(maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64) {
+        /// Requests handled at once; more wait in arrival order.
+        public var maxConcurrentRequests: Int
+        public init(maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxConcurrentRequests: Int = 64) {
             self.maxMessageSize = maxMessageSize
             self.maxDepth = maxDepth
+            self.maxConcurrentRequests = max(1, maxConcurrentRequests)
         }
     }
 
@@ -30,7 +33,11 @@ public final class Dispatcher: Sendable {
     private struct InFlight {
         var requests: [RequestID: Entry] = [:]
         var nextToken: UInt64 = 0
-        var active = 0
+        /// Jobs running now, at most `limits.maxConcurrentRequests`.
+        var running = 0
+        /// Jobs waiting for a slot, oldest first: a flood of pipelined requests costs queued bytes, not
+        /// thousands of live tasks.
+        var waiting = FIFOQueue<Job>()
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -38,6 +45,13 @@ public final class Dispatcher: Sendable {
         var token: UInt64
         var task: Task<Void, Never>?
         var cancelRequested = false
+    }
+
+    /// Work for one request (or batch or notification), and the entry to attach its task to.
+    private struct Job: Sendable {
+        var body: @Sendable () async -> Void
+        var id: RequestID?
+        var token: UInt64
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -95,7 +109,7 @@ public final class Dispatcher: Sendable {
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = inFlight.withLock { state -> Bool in
-                if state.active == 0 { return true }
+                if state.running == 0 && state.waiting.isEmpty { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }
@@ -183,17 +197,12 @@ public final class Dispatcher: Sendable {
             state.requests[id] = Entry(token: state.nextToken)
             return state.nextToken
         }
-        let task = track { [self] in
+        track(id: id, token: token) { [self] in
             let response = await perform(method: method, id: id, input: input)
             inFlight.withLock { state in
                 if state.requests[id]?.token == token { state.requests[id] = nil }
             }
             reply(response)
-        }
-        inFlight.withLock { state in
-            guard state.requests[id]?.token == token else { return }
-            state.requests[id]?.task = task
-            if state.requests[id]?.cancelRequested == true { task.cancel() }
         }
     }
 
@@ -206,20 +215,48 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// Runs `body` in a detached task counted as in flight.
-    @discardableResult
-    private func track(_ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        inFlight.withLock { $0.active += 1 }
-        return Task.detached { [self] in
-            await body()
-            let waiters = inFlight.withLock { state -> [CheckedContinuation<Void, Never>] in
-                state.active -= 1
-                guard state.active == 0 else { return [] }
-                defer { state.idleWaiters = [] }
-                return state.idleWaiters
+    /// Runs `body` in a detached task counted as in flight, now or when a slot frees up.
+    private func track(id: RequestID? = nil, token: UInt64 = 0, _ body: @escaping @Sendable () async -> Void) {
+        let job = Job(body: body, id: id, token: token)
+        let startNow = inFlight.withLock { state -> Bool in
+            guard state.running < limits.maxConcurrentRequests else {
+                state.waiting.append(job)
+                return false
             }
-            for waiter in waiters { waiter.resume() }
+            state.running += 1
+            return true
         }
+        if startNow { start(job) }
+    }
+
+    private func start(_ job: Job) {
+        let task = Task.detached { [self] in
+            if let id = job.id, inFlight.withLock({ $0.requests[id]?.cancelRequested == true }) {
+                // Cancelled while it waited for a slot: the task is cancelled below or already was.
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+            await job.body()
+            finished()
+        }
+        guard let id = job.id else { return }
+        inFlight.withLock { state in
+            guard state.requests[id]?.token == job.token else { return }
+            state.requests[id]?.task = task
+            if state.requests[id]?.cancelRequested == true { task.cancel() }
+        }
+    }
+
+    /// A job ended: start the next waiting one, or release whoever waits for idleness.
+    private func finished() {
+        let (next, waiters) = inFlight.withLock { state -> (Job?, [CheckedContinuation<Void, Never>]) in
+            if let next = state.waiting.popFirst() { return (next, []) }
+            state.running -= 1
+            guard state.running == 0 else { return (nil, []) }
+            defer { state.idleWaiters = [] }
+            return (nil, state.idleWaiters)
+        }
+        if let next { start(next) }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Calls the handler and builds the one reply for this request.
@@ -228,6 +265,7 @@ public final class Dispatcher: Sendable {
         let context = RequestContext(id: id, method: method, notifier: sender)
         do {
             guard let handler = table.handler(for: method) else { throw ResponseError.methodNotFound(method) }
+            if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
             let result = try await handler(input, context)
             if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
             return Self.successResponse(id: id, result: result)

@@ -66,8 +66,10 @@ while let argument = arguments.popFirst() {
 
 let configuration = ServerConfiguration.fromEnvironment(environment)
 let server: MovieServer
+let startup = ContinuousClock.now
 do {
     server = try MovieServer(configuration: configuration)
+    Log.debug("Server assembled in \(ContinuousClock.now - startup)")
 } catch {
     writeToStderr("movie-rpc: \(error)\n")
     exit(3)

@@ -7,23 +7,22 @@ public struct DemoCatalog: CatalogSource {
     public static let pageSize = 20
     public var kind: CatalogSourceKind { .demo }
 
-    let data: DemoCatalogData
+    /// The embedded catalog. Its data is decoded on first use, not at startup.
+    public static let embedded = DemoCatalog()
 
-    /// The embedded catalog, decoded once.
-    public static let embedded: DemoCatalog = {
+    /// The embedded data, decoded once, movies by popularity.
+    private static let embeddedData: DemoCatalogData = {
         do {
-            return DemoCatalog(data: try JSONDecoder().decode(DemoCatalogData.self, from: Data(DemoCatalogJSON.text.utf8)))
+            var data = try JSONDecoder().decode(DemoCatalogData.self, from: Data(DemoCatalogJSON.text.utf8))
+            data.movies.sort { $0.popularity > $1.popularity }
+            return data
         } catch {
             // The embedded data is decoded by a unit test; failing here is a build defect, not an input error.
             preconditionFailure("Embedded demo catalog is invalid: \(error)")
         }
     }()
 
-    init(data: DemoCatalogData) {
-        var sorted = data
-        sorted.movies.sort { $0.popularity > $1.popularity }
-        self.data = sorted
-    }
+    var data: DemoCatalogData { Self.embeddedData }
 
     public var genres: [Genre] { data.genres }
     public var movieCount: Int { data.movies.count }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -9,25 +10,34 @@ import FoundationNetworking
 /// Timeouts are whole seconds, at least 1: on Linux, URLSession truncates fractional timeouts and
 /// fails at once below one second. Transport failures are thrown as ``HTTPTransportError``.
 public final class URLSessionHTTPClient: HTTPClient {
-    private let session: URLSession
+    /// Made on first use: creating a URLSession initialises libcurl, which costs a process that never
+    /// goes to the network (demo mode, cached answers) tens of milliseconds and megabytes at startup.
+    private let lazySession = Mutex<URLSession?>(nil)
     /// The request timeout in whole seconds (at least 1).
     public let timeoutSeconds: Int
 
     /// Creates a client with an ephemeral session (no cookies, no URL cache).
     /// - Parameter timeoutSeconds: per-request timeout; values below 1 become 1.
     public init(timeoutSeconds: Int = 10) {
-        let seconds = max(1, timeoutSeconds)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = TimeInterval(seconds)
-        configuration.timeoutIntervalForResource = TimeInterval(seconds)
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        self.timeoutSeconds = seconds
-        self.session = URLSession(configuration: configuration)
+        self.timeoutSeconds = max(1, timeoutSeconds)
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        lazySession.withLock { $0?.finishTasksAndInvalidate() }
+    }
+
+    private var session: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
+            configuration.timeoutIntervalForResource = TimeInterval(timeoutSeconds)
+            configuration.httpCookieStorage = nil
+            configuration.urlCache = nil
+            let created = URLSession(configuration: configuration)
+            session = created
+            return created
+        }
     }
 
     /// Sends `request`. Any HTTP status is returned; only transport failures throw.
