@@ -118,21 +118,20 @@ public struct ContentLengthFraming: MessageFraming {
         return .success(length)
     }
 
-    /// Offset of the next `Content-Length` header name (case-insensitive) at the start of a line.
+    /// Offset of the next `Content-Length` header name (case-insensitive), wherever it is: after a broken
+    /// header block comes a body of unknown length, and the next header follows its last byte directly
+    /// (bodies rarely end in a newline). Matching only at line starts would lose every later message.
     private static func findHeaderName(in buffer: ByteBuffer) -> Int? {
         let n = headerName.count
         guard buffer.count >= n else { return nil }
         var index = 0
         while index <= buffer.count - n {
-            let atLineStart = index == 0 || buffer[index - 1] == UInt8(ascii: "\n")
-            if atLineStart {
-                var matched = true
-                for k in 0..<n where buffer[index + k] | 0x20 != headerName[k] {
-                    matched = false
-                    break
-                }
-                if matched { return index }
+            var matched = true
+            for k in 0..<n where buffer[index + k] | 0x20 != headerName[k] {
+                matched = false
+                break
             }
+            if matched { return index }
             index += 1
         }
         return nil

@@ -25,7 +25,7 @@ public struct NewlineFraming: MessageFraming {
                 if discarding {
                     buffer.consume(buffer.count)
                     scanned = 0
-                } else if buffer.count > maxMessageSize {
+                } else if buffer.count - Self.pendingCarriageReturn(buffer) > maxMessageSize {
                     let size = buffer.count
                     buffer.consume(buffer.count)
                     scanned = 0
@@ -67,6 +67,12 @@ public struct NewlineFraming: MessageFraming {
         var out = body
         out.append(UInt8(ascii: "\n"))
         return out
+    }
+
+    /// 1 when the buffer ends in `\r`, which may be the start of the line's `\r\n` and so is not counted
+    /// against the limit (a complete line does not count it either).
+    private static func pendingCarriageReturn(_ buffer: ByteBuffer) -> Int {
+        !buffer.isEmpty && buffer[buffer.count - 1] == UInt8(ascii: "\r") ? 1 : 0
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

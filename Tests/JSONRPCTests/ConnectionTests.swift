@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import JSONRPC
+
+@Suite("Connection over pipes", .tags(.transport), .timeLimit(.minutes(1)))
+struct ConnectionTests {
+    private func contentLength(_ body: String) -> String { "Content-Length: \(body.utf8.count)\r\n\r\n\(body)" }
+
+    private func byID(_ replies: [JSONValue]) -> [JSONValue: JSONValue] {
+        Dictionary(replies.map { ($0["id"] ?? .null, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func contentLengthInputGetsContentLengthReplies() async throws {
+        let fixture = DispatcherFixture()
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        defer { server.closeInput() }
+        let running = Task { await server.connection.run() }
+        var replies = ReplyReader(server.output, framing: ContentLengthFraming())
+
+        let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#
+        let add = #"{"jsonrpc":"2.0","id":"two","method":"math.add","params":{"a":2,"b":3,"note":"é"}}"#
+        let hello = #"{"jsonrpc":"2.0","method":"notify_hello"}"#
+        server.write(contentLength(ping) + contentLength(hello))
+        let first = try #require(try await replies.next())
+        #expect(first == ["jsonrpc": "2.0", "id": 1, "result": "pong"])
+        #expect(server.connection.framingName == "content-length")
+
+        // One message written in three pieces, split inside the header and inside a multi-byte character.
+        let bytes = utf8(contentLength(add))
+        let cut = try #require(bytes.firstIndex(of: 0xC3))
+        server.write(Array(bytes[0..<5]))
+        server.write(Array(bytes[5...cut]))
+        server.write(Array(bytes[(cut + 1)...]))
+        let second = try #require(try await replies.next())
+        #expect(second == ["jsonrpc": "2.0", "id": "two", "result": ["sum": 5]])
+
+        server.closeInput()
+        await running.value
+        server.closeConnectionEnds()
+        #expect(try await replies.rest().isEmpty)
+        #expect(fixture.helloNotifications.count == 1)
+        // Every byte written is a Content-Length frame of one reply.
+        let framed = replies.bodies.flatMap { ContentLengthFraming().frame($0) }
+        #expect(replies.raw == framed)
+        #expect(replies.framingErrors.isEmpty)
+    }
+
+    @Test func newlineInputGetsNewlineReplies() async throws {
+        let fixture = DispatcherFixture()
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        defer { server.closeInput() }
+        let running = Task { await server.connection.run() }
+        var replies = ReplyReader(server.output, framing: NewlineFraming())
+
+        server.write("\n  \r\n" + #"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\r\n")
+        let first = try #require(try await replies.next())
+        #expect(first == ["jsonrpc": "2.0", "id": 1, "result": "pong"])
+        #expect(server.connection.framingName == "newline")
+
+        server.write(#"[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"nope"}]"# + "\n")
+        let batch = try #require(try await replies.next()?.elements)
+        #expect(Set(batch.compactMap { $0["id"] }) == [2, 3])
+
+        // The last line has no newline: it is answered once input ends.
+        server.write(#"{"jsonrpc":"2.0","id":4,"method":"subtract","params":{"minuend":5,"subtrahend":1}}"#)
+        server.closeInput()
+        await running.value
+        server.closeConnectionEnds()
+        #expect(try await replies.rest() == [["jsonrpc": "2.0", "id": 4, "result": 4]])
+        let framed = replies.bodies.flatMap { NewlineFraming().frame($0) }
+        #expect(replies.raw == framed)
+    }
+
+    /// Closing input while a request runs: `run()` returns only once that request has been answered.
+    @Test func runReturnsAfterAnsweringInFlightRequests() async throws {
+        let fixture = DispatcherFixture()
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        defer { server.closeInput() }
+        let running = Task {
+            await server.connection.run()
+            return fixture.slowFinished.count
+        }
+        var replies = ReplyReader(server.output, framing: NewlineFraming())
+
+        server.write(#"{"jsonrpc":"2.0","id":1,"method":"slow"}"# + "\n" + #"{"jsonrpc":"2.0","id":2,"method":"slow"}"#
+            + "\n" + #"{"jsonrpc":"2.0","method":"notify_hello"}"#)
+        await fixture.slowStarted.wait(for: 2)
+        server.closeInput()
+        // The last line has no newline, so it is delivered only after end of input was read.
+        await fixture.helloNotifications.wait(for: 1)
+        fixture.gate.open()
+        let finishedWhenRunReturned = await running.value
+        #expect(finishedWhenRunReturned == 2)
+        server.closeConnectionEnds()
+        let all = try await replies.rest()
+        #expect(byID(all) == [
+            1: ["jsonrpc": "2.0", "id": 1, "result": "done"],
+            2: ["jsonrpc": "2.0", "id": 2, "result": "done"],
+        ])
+        #expect(all.count == 2)
+    }
+
+    @Test func cancelOverTheWire() async throws {
+        let fixture = DispatcherFixture()
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        defer { server.closeInput() }
+        let running = Task { await server.connection.run() }
+        var replies = ReplyReader(server.output, framing: ContentLengthFraming())
+
+        server.write(contentLength(#"{"jsonrpc":"2.0","id":"s","method":"slow"}"#))
+        await fixture.slowStarted.wait(for: 1)
+        server.write(contentLength(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"s"}}"#))
+        let reply = try #require(try await replies.next())
+        #expect(reply["id"] == "s")
+        #expect(reply.errorCode == -32800)
+        server.closeInput()
+        await running.value
+        server.closeConnectionEnds()
+        #expect(try await replies.rest().isEmpty)
+    }
+
+    @Test func handlerNotificationsUseTheConnectionsFraming() async throws {
+        let fixture = DispatcherFixture()
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        defer { server.closeInput() }
+        let running = Task { await server.connection.run() }
+        var replies = ReplyReader(server.output, framing: ContentLengthFraming())
+
+        server.write(contentLength(#"{"jsonrpc":"2.0","id":1,"method":"progress"}"#))
+        server.closeInput()
+        await running.value
+        server.closeConnectionEnds()
+        #expect(try await replies.rest() == [
+            ["jsonrpc": "2.0", "method": "$/progress", "params": ["percent": 50]],
+            ["jsonrpc": "2.0", "id": 1, "result": "finished"],
+        ])
+        #expect(replies.raw == replies.bodies.flatMap { ContentLengthFraming().frame($0) })
+    }
+
+    @Test func framingErrorsAreAnsweredAndTheStreamRecovers() async throws {
+        let fixture = DispatcherFixture(limits: .init(maxMessageSize: 64))
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        defer { server.closeInput() }
+        let running = Task { await server.connection.run() }
+        var replies = ReplyReader(server.output, framing: ContentLengthFraming())
+
+        let big = #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"\#(String(repeating: "x", count: 80))"}}"#
+        server.write(contentLength(big))
+        server.write("Content-Length: nope\r\n\r\n" + #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#)
+        server.write(contentLength(#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#))
+        server.closeInput()
+        await running.value
+        server.closeConnectionEnds()
+        let all = try await replies.rest()
+        try #require(all.count == 3, "\(all)")
+        #expect(all[0]["id"] == .null)
+        #expect(all[0].errorCode == -32600)
+        #expect(all[0]["error"]?["data"]?["kind"] == "messageTooLarge")
+        #expect(all[1]["id"] == .null)
+        #expect(all[1].errorCode == -32700)
+        #expect(all[2] == ["jsonrpc": "2.0", "id": 3, "result": "pong"])
+    }
+
+    @Test func emptyInputEndsAtOnce() async throws {
+        let fixture = DispatcherFixture()
+        let server = try PipeServer(dispatcher: fixture.dispatcher)
+        var replies = ReplyReader(server.output, framing: NewlineFraming())
+        server.closeInput()
+        await server.connection.run()
+        server.closeConnectionEnds()
+        #expect(try await replies.rest().isEmpty)
+        #expect(server.connection.framingName == nil)
+    }
+}

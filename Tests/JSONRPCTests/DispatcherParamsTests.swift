@@ -1,0 +1,116 @@
+import Testing
+@testable import JSONRPC
+
+@Suite("Params decoding through the dispatcher", .tags(.dispatch))
+struct DispatcherParamsTests {
+    let fixture = DispatcherFixture(allowedParams: ["math.add": ["a", "b"]])
+
+    private func request(_ method: String, params: String?, id: Int = 1) -> String {
+        let params = params.map { #","params":\#($0)"# } ?? ""
+        return #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)"\#(params)}"#
+    }
+
+    @Test(arguments: [nil, "null", "[]", "{}", "[1, 2]", #"{"extra": true}"#])
+    func noParamsMethodAcceptsAnyEmptyParams(params: String?) async throws {
+        let replies = try await fixture.send(request("ping", params: params))
+        #expect(replies == [["jsonrpc": "2.0", "id": 1, "result": "pong"]])
+    }
+
+    @Test func typedParamsDecode() async throws {
+        let replies = try await fixture.send(request("math.add", params: #"{"a": 2, "b": 40}"#))
+        #expect(replies == [["jsonrpc": "2.0", "id": 1, "result": ["sum": 42]]])
+    }
+
+    @Test(arguments: [nil, "null", "[]", "{}", #"{"a": 1}"#])
+    func missingRequiredFieldNamesIt(params: String?) async throws {
+        let replies = try await fixture.send(request("math.add", params: params))
+        try #require(replies.count == 1)
+        #expect(replies[0]["id"] == 1)
+        #expect(replies[0].errorCode == -32602)
+        #expect(replies[0].errorField == (params == #"{"a": 1}"# ? "b" : "a"))
+        #expect(replies[0].errorMessage?.contains("Missing required param") == true)
+    }
+
+    @Test func nonEmptyPositionalParamsAreRejectedForTypedParams() async throws {
+        let replies = try await fixture.send(request("math.add", params: "[1, 2]"))
+        #expect(replies.map(\.errorCode) == [-32602])
+        #expect(replies.first?["id"] == 1)
+    }
+
+    @Test(arguments: [
+        (#"{"a": "two", "b": 2}"#, "a", "an integer"),
+        (#"{"a": true, "b": 2}"#, "a", "an integer"),
+        (#"{"a": 1, "b": null}"#, "b", "an integer"),
+    ])
+    func wrongTypeNamesTheField(params: String, field: String, typeName: String) async throws {
+        let replies = try await fixture.send(request("math.add", params: params))
+        try #require(replies.count == 1)
+        #expect(replies[0].errorCode == -32602)
+        #expect(replies[0].errorField == field)
+        #expect(replies[0].errorMessage?.contains(typeName) == true)
+    }
+
+    /// Foundation on Linux reports a fractional or out-of-range number for an `Int` as invalid JSON with no
+    /// coding path, so the field cannot be named; the code is still -32602, never -32700.
+    @Test(arguments: ["1.5", "1e100", "99999999999999999999"])
+    func numberThatDoesNotFitIsInvalidParams(number: String) async throws {
+        let replies = try await fixture.send(request("math.add", params: #"{"a": \#(number), "b": 2}"#))
+        #expect(replies.map(\.errorCode) == [-32602])
+        #expect(replies.first?["id"] == 1)
+    }
+
+    @Test func nestedFieldAndArrayIndexPaths() async throws {
+        let nested = try await fixture.send(request(
+            "profile.update", params: #"{"name": "Ann", "profile": {"phone": 5551234}, "ids": [1]}"#))
+        #expect(nested.map(\.errorCode) == [-32602])
+        #expect(nested.first?.errorField == "profile.phone")
+        #expect(nested.first?.errorMessage?.contains("profile.phone") == true)
+
+        let indexed = try await fixture.send(request(
+            "profile.update", params: #"{"name": "Ann", "profile": {"phone": "555"}, "ids": [1, "two", 3]}"#))
+        #expect(indexed.map(\.errorCode) == [-32602])
+        #expect(indexed.first?.errorField == "ids[1]")
+
+        let missingNested = try await fixture.send(request(
+            "profile.update", params: #"{"name": "Ann", "profile": {}, "ids": []}"#))
+        #expect(missingNested.first?.errorField == "profile.phone")
+
+        let ok = try await fixture.send(request(
+            "profile.update", params: #"{"name": "Ann", "profile": {"phone": "555"}, "ids": [1, 2]}"#))
+        #expect(ok == [["jsonrpc": "2.0", "id": 1, "result": nil]])
+    }
+
+    @Test func unknownMemberIsRejectedWhenAllowedParamsAreGiven() async throws {
+        let replies = try await fixture.send(request("math.add", params: #"{"a": 1, "b": 2, "c": 3}"#))
+        try #require(replies.count == 1)
+        #expect(replies[0].errorCode == -32602)
+        #expect(replies[0].errorField == "c")
+        // `_meta` is protocol metadata, not a param.
+        let withMeta = try await fixture.send(request("math.add", params: #"{"a": 1, "b": 2, "_meta": {}}"#))
+        #expect(withMeta.first?["result"] == ["sum": 3])
+        // A method with no allowed list ignores members its type does not declare.
+        let lenient = try await fixture.send(request("subtract", params: #"{"minuend": 3, "subtrahend": 1, "x": 0}"#))
+        #expect(lenient.first?["result"] == 2)
+    }
+
+    @Test func paramsMustBeAStructuredValue() async throws {
+        let replies = try await fixture.send(#"{"jsonrpc":"2.0","id":5,"method":"ping","params":"bar"}"#)
+        #expect(replies.map(\.errorCode) == [-32600])
+        #expect(replies.first?["id"] == 5)
+    }
+
+    @Test func standaloneParamsObject() throws {
+        let input = ParamsInput(paramsObject: .init(#"{"a": 1, "b": 2}"#.utf8))
+        let params = try ParamsDecoding.decode(TestMethods.Add.Params.self, from: input, allowed: ["a", "b"])
+        #expect(params.a == 1 && params.b == 2)
+        let null = ParamsInput(paramsObject: .init("null".utf8))
+        #expect(throws: ResponseError.self) {
+            try ParamsDecoding.decode(TestMethods.Add.Params.self, from: null, allowed: nil)
+        }
+        #expect(try ParamsDecoding.decode(NoParams.self, from: null, allowed: nil) == NoParams())
+        let text = ParamsInput(paramsObject: .init(#""a""#.utf8))
+        #expect(throws: ResponseError.invalidParams("Params must be an object", field: nil)) {
+            try ParamsDecoding.decode(NoParams.self, from: text, allowed: nil)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Testing
+@testable import JSONRPC
+
+@Suite("Framing detection", .tags(.framing))
+struct FramingDetectorTests {
+    @Test(arguments: ["{", "[", "  \n\t{\"a\":1}", "\r\n[", "\"x\"", "1"])
+    func jsonMeansNewline(start: String) {
+        #expect(FramingDetector.detect(utf8(start)) == .newline)
+    }
+
+    @Test(arguments: ["Content-Length: 2\r\n", "content-type: x", "\r\nContent-Length", "C"])
+    func headerMeansContentLength(start: String) {
+        #expect(FramingDetector.detect(utf8(start)) == .contentLength)
+    }
+
+    @Test(arguments: ["", " ", "\r\n\t  \n"])
+    func onlyWhitespaceIsUndecided(start: String) {
+        #expect(FramingDetector.detect(utf8(start)) == nil)
+    }
+
+    @Test func kindNamesMatchTheFramings() {
+        #expect(FramingDetector.Kind.contentLength.rawValue == ContentLengthFraming().name)
+        #expect(FramingDetector.Kind.newline.rawValue == NewlineFraming().name)
+    }
+}
