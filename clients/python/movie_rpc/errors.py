@@ -1,0 +1,132 @@
+"""Exceptions raised by the movie-rpc client.
+
+A JSON-RPC error reply becomes :class:`RpcError` with the server's stable ``code``, human ``message`` and
+structured ``data``; ``data.kind`` (a stable camelCase string such as ``"invalidParams"`` or
+``"loginRequired"``) is the thing to branch on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional
+
+__all__ = [
+    "ErrorCode",
+    "MovieRpcError",
+    "RpcError",
+    "ServerExited",
+    "RpcTimeout",
+    "ProtocolError",
+]
+
+
+class ErrorCode:
+    """Error codes of the JSON-RPC 2.0 spec, LSP and the movie-rpc error table (``components.errors`` of
+    ``schema/openrpc.json``)."""
+
+    PARSE_ERROR = -32700
+    INVALID_REQUEST = -32600
+    METHOD_NOT_FOUND = -32601
+    INVALID_PARAMS = -32602
+    INTERNAL_ERROR = -32603
+    VALIDATION_FAILED = -32010
+    LOGIN_REQUIRED = -32011
+    INVALID_CREDENTIALS = -32012
+    EMAIL_TAKEN = -32013
+    TOO_MANY_ATTEMPTS = -32014
+    ALREADY_FAVORITE = -32020
+    NOT_FOUND = -32021
+    OFFLINE_NOT_CACHED = -32030
+    UPSTREAM_ERROR = -32031
+    UPSTREAM_UNAUTHORIZED = -32032
+    RATE_LIMITED = -32033
+    STORAGE_ERROR = -32040
+    REQUEST_CANCELLED = -32800
+
+
+class MovieRpcError(Exception):
+    """Base class of every exception this package raises."""
+
+
+class RpcError(MovieRpcError):
+    """The server answered a request with a JSON-RPC error object."""
+
+    def __init__(self, code: int, message: str, data: Any = None, *, method: Optional[str] = None,
+                 request_id: Any = None) -> None:
+        self.code = code
+        self.message = message
+        self.data = data
+        self.method = method
+        self.request_id = request_id
+        where = " (%s)" % method if method else ""
+        kind = " [%s]" % self.kind if self.kind else ""
+        super().__init__("%d%s%s: %s" % (code, kind, where, message))
+
+    @classmethod
+    def from_error_object(cls, error: Any, *, method: Optional[str] = None,
+                          request_id: Any = None) -> "RpcError":
+        """Builds the exception from a reply's ``error`` member, tolerating a malformed one."""
+        if not isinstance(error, dict):
+            return cls(ErrorCode.INTERNAL_ERROR, "malformed error object: %r" % (error,), None,
+                       method=method, request_id=request_id)
+        code = error.get("code")
+        return cls(code if isinstance(code, int) else ErrorCode.INTERNAL_ERROR, str(error.get("message", "")),
+                   error.get("data"), method=method, request_id=request_id)
+
+    def _data(self, key: str) -> Any:
+        return self.data.get(key) if isinstance(self.data, dict) else None
+
+    @property
+    def kind(self) -> Optional[str]:
+        """``data.kind``: the stable name of the error (``"invalidParams"``, ``"notFound"``, ...)."""
+        return self._data("kind")
+
+    @property
+    def field(self) -> Optional[str]:
+        """``data.field``: the offending param of a -32602 (a dotted path for nested members)."""
+        return self._data("field")
+
+    @property
+    def fields(self) -> List[Dict[str, Any]]:
+        """``data.fields``: every failing field of a validation error (``[{field, problem}]``)."""
+        return self._data("fields") or []
+
+    @property
+    def retryable(self) -> bool:
+        """``data.retryable``: whether trying again later may succeed."""
+        return bool(self._data("retryable"))
+
+    @property
+    def retry_after(self) -> Optional[float]:
+        """``data.retryAfter`` in seconds, when the server suggests a delay."""
+        return self._data("retryAfter")
+
+    @property
+    def http_status(self) -> Optional[int]:
+        """``data.httpStatus`` of an upstream failure."""
+        return self._data("httpStatus")
+
+
+class ServerExited(MovieRpcError):
+    """The server process ended (or closed its output) before answering."""
+
+    def __init__(self, returncode: Optional[int], stderr_tail: str = "") -> None:
+        self.returncode = returncode
+        self.stderr_tail = stderr_tail
+        text = "movie-rpc exited" + ("" if returncode is None else " with status %s" % returncode)
+        if stderr_tail:
+            text += "; last stderr lines:\n" + stderr_tail
+        super().__init__(text)
+
+
+class RpcTimeout(MovieRpcError, TimeoutError):
+    """No reply within the timeout. The request was cancelled with ``$/cancelRequest``."""
+
+    def __init__(self, method: str, request_id: Any, timeout: float) -> None:
+        self.method = method
+        self.request_id = request_id
+        self.timeout = timeout
+        super().__init__("no reply to %s (id %r) within %ss" % (method, request_id, timeout))
+
+
+class ProtocolError(MovieRpcError):
+    """The server wrote something that is not a valid frame or JSON-RPC message."""
