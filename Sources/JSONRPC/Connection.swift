@@ -71,6 +71,13 @@ public final class Connection: Sendable, NotificationSending {
             }
             while let event = framing?.next() { deliver(event) }
         }
+        if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
+            // The stream ended before the framing could be told apart: a short last line of JSON.
+            var lastLine: any MessageFraming = NewlineFraming(maxMessageSize: maxSize)
+            lastLine.append(preamble)
+            output.setFraming(lastLine)
+            framing = lastLine
+        }
         while let event = framing?.finish() { deliver(event) }
     }
 

@@ -38,24 +38,30 @@ extension MessageFraming {
     }
 }
 
-/// Chooses the framing from the first meaningful byte of the stream: a JSON value starts with `{` or `[`,
-/// an LSP header with a letter (`Content-Length`, `Content-Type`).
+/// Chooses the framing from the first bytes of the stream: an LSP header block starts with a header line
+/// (`Content-Length: …`, or any `Name: …`); anything else is taken as newline-delimited JSON, so that
+/// `null` or `true` on a first line is answered as JSON, not held as a header.
 public enum FramingDetector {
     public enum Kind: String, Sendable {
         case contentLength = "content-length"
         case newline = "newline"
     }
 
-    /// The framing for a stream starting with `bytes`, or nil while only whitespace has arrived.
+    /// The framing for a stream starting with `bytes`, or nil while too few bytes have arrived to tell.
     public static func detect(_ bytes: some Sequence<UInt8>) -> Kind? {
+        var nameLength = 0
         for byte in bytes {
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
-                continue
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                return .contentLength
-            default:
-                return .newline
+            let isSpace = byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            let isNamePart = isLetter || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            if nameLength == 0 {
+                if isSpace { continue }
+                guard isLetter else { return .newline }
+                nameLength = 1
+            } else if isNamePart {
+                nameLength += 1
+            } else {
+                return byte == UInt8(ascii: ":") ? .contentLength : .newline
             }
         }
         return nil

@@ -14,10 +14,10 @@ public enum ParamsDecoding {
             case .absent, .null, .array(isEmpty: true):
                 return try decoder.decode(Params.self, from: Data("{}".utf8))
             case .array(isEmpty: false):
-                if Params.self == NoParams.self, let none = NoParams() as? Params { return none }
-                throw ResponseError.invalidParams("Params must be an object with named members", field: nil)
+                // By name only: positional values have no names to check against the contract.
+                throw ResponseError.invalidParams("Params must be an object with named members", field: "params")
             case .invalid:
-                throw ResponseError.invalidParams("Params must be an object", field: nil)
+                throw ResponseError.invalidParams("Params must be an object", field: "params")
             case .object:
                 if let allowed { decoder.userInfo[allowedKey] = allowed }
                 return try decoder.decode(ParamsBox<Params>.self, from: input.message).value
@@ -27,8 +27,38 @@ public enum ParamsDecoding {
         } catch let error as UnknownParam {
             throw ResponseError.invalidParams("Unknown param \"\(error.name)\"", field: error.name)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.count <= 1,
+                let field = firstNonIntegralNumber(in: input)
+            {
+                // Foundation reports `1.5` or `1e100` for an integer member as invalid JSON with no path;
+                // the member is found here instead, on this error path only.
+                throw ResponseError.invalidParams("Param \"\(field)\" must be an integer", field: field)
+            }
             throw describe(error)
         }
+    }
+
+    /// The path of the first number in the params that is not an integer Swift's `Int` can hold.
+    private static func firstNonIntegralNumber(in input: ParamsInput) -> String? {
+        struct Members: Decodable { let params: JSONValue }
+        guard let params = try? JSONDecoder().decode(Members.self, from: input.message).params else { return nil }
+        func search(_ value: JSONValue, _ path: String) -> String? {
+            switch value {
+            case .double: return path
+            case .object(let members):
+                for key in members.keys.sorted() {
+                    if let found = search(members[key] ?? .null, path.isEmpty ? key : "\(path).\(key)") { return found }
+                }
+                return nil
+            case .array(let items):
+                for (index, item) in items.enumerated() {
+                    if let found = search(item, "\(path)[\(index)]") { return found }
+                }
+                return nil
+            default: return nil
+            }
+        }
+        return search(params, "")
     }
 
     /// A -32602 error for a decoding failure, with `data.field` as a dotted path (`profile.phone`, `ids[2]`).

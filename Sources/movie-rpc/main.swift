@@ -75,31 +75,11 @@ do {
     exit(3)
 }
 
-/// Flushes stored writes, then exits. Runs at most once.
-@Sendable func finish(_ status: Int32) -> Never {
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        await server.close()
-        done.signal()
-    }
-    done.wait()
-    exit(status)
-}
-
-// SIGTERM and SIGINT end the process cleanly: stored writes are flushed first.
-var signalSources: [any DispatchSourceSignal] = []
-for signalNumber in [SIGTERM, SIGINT] {
-    signal(signalNumber, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-    source.setEventHandler {
-        Log.info("Signal \(signalNumber): exiting")
-        finish(0)
-    }
-    source.resume()
-    signalSources.append(source)
-}
+let signalHandlers = SignalHandlers(server: server)
 
 Log.info("movie-rpc \(ServerConfiguration.version) starting; catalog \(configuration.catalogMode)")
-await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { status in finish(status) }
-await server.close()
-exit(0)
+await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { [server] status in
+    ProcessExit.finish(server, status: status)
+}
+withExtendedLifetime(signalHandlers) {}
+ProcessExit.finish(server, status: 0)

@@ -10,10 +10,23 @@ struct DispatcherParamsTests {
         return #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)"\#(params)}"#
     }
 
-    @Test(arguments: [nil, "null", "[]", "{}", "[1, 2]", #"{"extra": true}"#])
+    @Test(arguments: [nil, "null", "[]", "{}", #"{"extra": true}"#])
     func noParamsMethodAcceptsAnyEmptyParams(params: String?) async throws {
         let replies = try await fixture.send(request("ping", params: params))
         #expect(replies == [["jsonrpc": "2.0", "id": 1, "result": "pong"]])
+    }
+
+    /// By name only: a positional array has no names to check, even for a method without params.
+    @Test func positionalParamsAreInvalidEvenWithoutParams() async throws {
+        let replies = try await fixture.send(request("ping", params: "[1, 2]"))
+        try #require(replies.count == 1)
+        #expect(replies[0].errorCode == -32602 && replies[0].errorField == "params")
+    }
+
+    @Test func fractionalNumberForAnIntegerNamesTheField() async throws {
+        let replies = try await fixture.send(request("math.add", params: #"{"a": 1, "b": 2.5}"#))
+        try #require(replies.count == 1)
+        #expect(replies[0].errorCode == -32602 && replies[0].errorField == "b")
     }
 
     @Test func typedParamsDecode() async throws {
@@ -109,7 +122,7 @@ struct DispatcherParamsTests {
         }
         #expect(try ParamsDecoding.decode(NoParams.self, from: null, allowed: nil) == NoParams())
         let text = ParamsInput(paramsObject: .init(#""a""#.utf8))
-        #expect(throws: ResponseError.invalidParams("Params must be an object", field: nil)) {
+        #expect(throws: ResponseError.invalidParams("Params must be an object", field: "params")) {
             try ParamsDecoding.decode(NoParams.self, from: text, allowed: nil)
         }
     }

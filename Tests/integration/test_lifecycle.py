@@ -54,9 +54,6 @@ def test_end_of_input_exits_0_after_answering_what_is_in_flight(spawn_raw, frami
     assert raw.wait() == 0
 
 
-@pytest.mark.xfail(reason="server bug: the SIGTERM/SIGINT DispatchSource handler in main.swift is a closure "
-                          "of top-level (MainActor) code run on a global queue; the Swift runtime's isolation "
-                          "check traps (SIGILL, exit status -4) instead of exiting 0", strict=True)
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
 def test_a_termination_signal_exits_0(spawn_raw, signal_number):
     raw = spawn_raw("newline")

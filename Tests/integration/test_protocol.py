@@ -46,9 +46,6 @@ def test_spec_rpc_call_with_positional_parameters(raw):
 
 
 @pytest.mark.parametrize("method", ["server.info", "rpc.discover", "shutdown"])
-@pytest.mark.xfail(reason="server bug: a method without params accepts a non-empty positional array "
-                          "(`params: [42, 23]`) although its paramStructure is by-name and unknown "
-                          "named members are rejected with -32602", strict=True)
 def test_positional_params_on_a_method_without_params_are_invalid(raw, method):
     raw.send(request(method, 1, [42, 23]))
     raw.assert_error_reply(raw.next(), -32602, 1, kind="invalidParams")

@@ -1,0 +1,44 @@
+import Dispatch
+import Foundation
+import JSONRPC
+import MovieRPC
+
+/// Ending the process cleanly, from whichever thread asks: a signal, the LSP `exit` notification, or the
+/// end of input. Stored writes are flushed first.
+///
+/// Deliberately not main-actor code: signal handlers run on a Dispatch queue and the `exit` notification
+/// on the reading thread, and a closure written in main.swift would carry main-actor isolation that the
+/// runtime checks (and traps on) when it runs elsewhere.
+enum ProcessExit {
+    /// Flushes the domain's pending writes, then exits with `status`.
+    static func finish(_ server: MovieServer, status: Int32) -> Never {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await server.close()
+            done.signal()
+        }
+        done.wait()
+        exit(status)
+    }
+}
+
+/// SIGTERM and SIGINT end the process through `ProcessExit`. Keep the instance alive for the process's
+/// lifetime: the signal sources stop with it.
+final class SignalHandlers {
+    private let sources: [any DispatchSourceSignal]
+
+    init(server: MovieServer) {
+        var sources: [any DispatchSourceSignal] = []
+        for signalNumber in [SIGTERM, SIGINT] {
+            signal(signalNumber, SIG_IGN)  // Delivered to the source below instead of killing the process.
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                Log.info("Signal \(signalNumber): exiting")
+                ProcessExit.finish(server, status: 0)
+            }
+            source.resume()
+            sources.append(source)
+        }
+        self.sources = sources
+    }
+}
