@@ -167,7 +167,8 @@ public final class Dispatcher: Sendable {
 
     private func receiveNotification(_ envelope: MessageEnvelope, method: String, data: Data) {
         let input = ParamsInput(message: data, kind: envelope.params)
-        if method == "$/cancelRequest" {
+        // LSP's `$/cancelRequest {id}` and MCP's `notifications/cancelled {requestId}` cancel the same way.
+        if method == "$/cancelRequest" || method == "notifications/cancelled" {
             if let id = try? JSONDecoder().decode(CancelParams.self, from: data).params.id { cancel(id) }
             return
         }
@@ -370,6 +371,16 @@ public final class Dispatcher: Sendable {
 }
 
 private struct CancelParams: Decodable {
-    struct Inner: Decodable { let id: RequestID }
+    struct Inner: Decodable {
+        let id: RequestID
+
+        private enum CodingKeys: String, CodingKey { case id, requestId }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decodeIfPresent(RequestID.self, forKey: .id)
+                ?? container.decode(RequestID.self, forKey: .requestId)
+        }
+    }
     let params: Inner
 }

@@ -21,6 +21,12 @@ public struct ServicesConfiguration: Sendable {
     public var tmdbMaxRetryAfter: Double
     /// How long after a transport failure calls answer from the cache without trying the network.
     public var offlineWindow: TimeInterval
+    /// PBKDF2 iterations for new password hashes (at least 1000; tests lower it for speed).
+    public var passwordIterations: Int = PasswordHasher.defaultIterations
+    /// Firebase Auth instead of local accounts, when set.
+    public var firebase: FirebaseConfiguration?
+    /// The most events the activity log keeps; the oldest beyond it are deleted.
+    public var maxEvents: Int = 1_000_000
 
     public init(
         dataDirectory: DataDirectory, tmdbCredential: Credential? = nil, tmdbBaseURL: URL? = nil,
@@ -42,6 +48,12 @@ public final class MovieServices: Sendable {
     public let store: MovieStore
     public let repository: MovieRepository
     public let images: ImageCache
+    /// Registration, login, the session singleton and account changes.
+    public let accounts: AccountService
+    /// The logged-in user's favorites.
+    public let favorites: FavoritesStore
+    /// The activity log (buffered recording; see `EventLog`).
+    public let events: EventLog
 
     public init(configuration: ServicesConfiguration) throws {
         self.configuration = configuration
@@ -66,14 +78,24 @@ public final class MovieServices: Sendable {
         images = ImageCache(
             directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
             http: URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
+        accounts = AccountService(
+            store: AccountStore(database: store.database),
+            hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)
+        favorites = FavoritesStore(database: store.database)
+        events = EventLog(
+            database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
     }
 
-    /// The logged-in user's id, or nil. (Accounts replace this stub.)
-    public func currentUserID() async -> String? { nil }
+    /// The logged-in user's id, or nil: the data directory's current session, read from the database.
+    public func currentUserID() async -> String? { await accounts.currentUserID() }
 
-    /// Records what the user did. (The event log replaces this stub.)
-    public func record(_ event: AppEvent) async {}
+    /// Records what the user did, for the current user, in the activity log. Buffered: returns at once.
+    public func record(_ event: AppEvent) async {
+        await events.record(event, userID: await currentUserID())
+    }
 
     /// Flushes pending writes. Safe to call more than once.
-    public func close() async {}
+    public func close() async {
+        await events.close()
+    }
 }

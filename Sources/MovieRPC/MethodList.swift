@@ -15,10 +15,34 @@ public enum MethodList {
         MoviesDetails.self,
         ImagesFetch.self,
         CatalogSync.self,
+        // Accounts
+        AuthValidate.self,
+        AuthRegister.self,
+        AuthLogin.self,
+        AuthLogout.self,
+        AuthStatus.self,
+        AccountUpdate.self,
+        AccountDelete.self,
+        // Favorites
+        FavoritesAdd.self,
+        FavoritesRemove.self,
+        FavoritesList.self,
+        FavoritesContains.self,
+        // Events
+        EventsList.self,
+        EventsSearch.self,
+        EventsGet.self,
+        EventsAdd.self,
+        EventsDelete.self,
+        EventsStats.self,
+        HintsList.self,
     ]
 
     /// Methods registered apart from the list because their result is served as raw JSON.
     static let rawMethods = ["rpc.discover"]
+
+    /// MCP's methods: protocol plumbing answered by the same process, not part of the OpenRPC contract.
+    public static let mcpMethods = ["ping", "server/discover", "tools/list", "tools/call"]
 
     /// Builds the method table for `server`.
     static func table(for server: ServerContext, contract: OpenRPCContract) -> MethodTable {
@@ -34,6 +58,9 @@ public enum MethodList {
         }
         table.onNotification("exit") { _ in server.exitRequested() }
         table.onNotification("initialized") { _ in }
+        // MCP: protocol plumbing over the same handlers, outside the OpenRPC method list.
+        registerMCP(in: &table, server: server, contract: contract)
+        table.onNotification("notifications/initialized") { _ in }
         return table
     }
 

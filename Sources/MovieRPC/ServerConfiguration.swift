@@ -16,6 +16,12 @@ public struct ServerConfiguration: Sendable {
     public var tmdbMaxRetryAfter: Double = 10
     public var offlineWindow: Double = 15
     public var imageBaseURL: String?
+    /// `MOVIE_RPC_MAX_EVENTS`: the most events the activity log keeps (default 1,000,000).
+    public var maxEvents: Int = 1_000_000
+    /// PBKDF2 iterations for new password hashes, from `MOVIE_RPC_PASSWORD_ITERATIONS` (at least 1000).
+    public var passwordIterations: Int = PasswordHasher.defaultIterations
+    /// Firebase Auth from `FIREBASE_API_KEY` (+ `FIREBASE_AUTH_EMULATOR_HOST`); nil → local accounts.
+    public var firebase: FirebaseConfiguration?
 
     public init(
         dataDirectory: DataDirectory, tmdbAccessToken: String? = nil, tmdbAPIKey: String? = nil,
@@ -45,6 +51,15 @@ public struct ServerConfiguration: Sendable {
         }
         configuration.imageBaseURL = value("TMDB_IMAGE_BASE_URL")
         if let seconds = value("MOVIE_RPC_OFFLINE_WINDOW").flatMap(Double.init) { configuration.offlineWindow = seconds }
+        if let count = value("MOVIE_RPC_MAX_EVENTS").flatMap(Int.init), count > 0 { configuration.maxEvents = count }
+        if let iterations = value("MOVIE_RPC_PASSWORD_ITERATIONS").flatMap(Int.init) {
+            configuration.passwordIterations = max(PasswordHasher.minimumIterations, iterations)
+        }
+        if let apiKey = value("FIREBASE_API_KEY") {
+            configuration.firebase = FirebaseConfiguration(
+                apiKey: apiKey, emulatorHost: value("FIREBASE_AUTH_EMULATOR_HOST"),
+                timeoutSeconds: configuration.tmdbTimeoutSeconds)
+        }
         return configuration
     }
 
@@ -62,6 +77,9 @@ public struct ServerConfiguration: Sendable {
             dataDirectory: dataDirectory, tmdbCredential: credential, tmdbBaseURL: tmdbBaseURL,
             tmdbTimeoutSeconds: tmdbTimeoutSeconds, tmdbMaxRetryAfter: tmdbMaxRetryAfter, offlineWindow: offlineWindow)
         if let imageBaseURL { services.imageBaseURL = imageBaseURL }
+        services.maxEvents = maxEvents
+        services.passwordIterations = passwordIterations
+        services.firebase = firebase
         return services
     }
 

@@ -1,6 +1,408 @@
+import Foundation
 import SQLiteStore
 
-/// Accounts, sessions and favorites in the local database.
+/// Accounts, sessions, login throttling and favorites in the local database. Every statement binds its
+/// values; SQLite failures become `MovieError.storage` through `StorageErrors`.
+///
+/// Tables (migration `v1-accounts`, then `v1-favorites`):
+/// - `users`: one row per account, local or Firebase (`id` is Firebase's `localId` for those), the email as
+///   typed and lowercased (`UNIQUE(provider, email_normalized)`), the password hash (local accounts only)
+///   and the profile.
+/// - `sessions`: `token_hash` is the SHA-256 of a 256-bit random token (the token itself is never stored);
+///   Firebase sessions also keep the refresh token, a secret that never leaves this table.
+/// - `current_session`: at most one row (`slot = 1`): the data directory's logged-in session, which every
+///   process on the directory reads, so a restarted server comes back logged in.
+/// - `login_attempts`: failed logins per lowercased email, and until when further attempts are refused.
+/// - `favorites`: per user, `UNIQUE(user_id, movie_id)`, with the movie's summary as JSON for offline use.
+///
+/// Sessions, favorites and the current-session row go with their user (`ON DELETE CASCADE`). The event log
+/// is not touched here: its rows carry a user id of their own, and the event log decides what happens to
+/// them when the user is deleted.
 public struct AccountStore: Sendable {
-    static let migrations: [MovieStore.Migration] = []
+    static let migrations: [MovieStore.Migration] = [
+        ("v1-accounts", { db in
+            try db.execute("""
+                CREATE TABLE users(
+                    id TEXT PRIMARY KEY NOT NULL,
+                    provider TEXT NOT NULL CHECK (provider IN ('local', 'firebase')),
+                    email TEXT NOT NULL,
+                    email_normalized TEXT NOT NULL,
+                    password_hash TEXT,
+                    display_name TEXT,
+                    bio TEXT,
+                    phone TEXT,
+                    birth_date TEXT,
+                    created_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL,
+                    UNIQUE (provider, email_normalized)
+                );
+                CREATE TABLE sessions(
+                    id INTEGER PRIMARY KEY,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    refresh_token TEXT,
+                    created_at TEXT NOT NULL
+                );
+                CREATE INDEX sessions_by_user ON sessions(user_id);
+                CREATE TABLE current_session(
+                    slot INTEGER PRIMARY KEY CHECK (slot = 1),
+                    session_id INTEGER NOT NULL UNIQUE REFERENCES sessions(id) ON DELETE CASCADE
+                );
+                CREATE TABLE login_attempts(
+                    email_normalized TEXT PRIMARY KEY NOT NULL,
+                    failures INTEGER NOT NULL,
+                    locked_until REAL,
+                    last_failure_at REAL NOT NULL
+                );
+                """)
+        }),
+        ("v1-favorites", { db in
+            try db.execute("""
+                CREATE TABLE favorites(
+                    id INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    movie_id INTEGER NOT NULL,
+                    added_at TEXT NOT NULL,
+                    movie_json TEXT NOT NULL,
+                    UNIQUE (user_id, movie_id)
+                );
+                CREATE INDEX favorites_by_user_added ON favorites(user_id, added_at);
+                """)
+        }),
+    ]
+
+    let database: Database
+
+    /// Works on `database` (the data directory's store, migrated with ``migrations``).
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// A user row with the password hash local accounts have.
+    struct StoredUser: Sendable, Equatable {
+        var user: User
+        var passwordHash: String?
+    }
+
+    /// A session row. `refreshToken` is Firebase's, a secret.
+    struct Session: Sendable, Equatable {
+        var id: Int64
+        var tokenHash: [UInt8]
+        var userID: String
+        var refreshToken: String?
+    }
+
+    // MARK: Users
+
+    private static let userColumns = """
+        u.id, u.provider, u.email, u.password_hash, u.display_name, u.bio, u.phone, u.birth_date, u.created_at
+        """
+
+    private static func storedUser(_ row: Row) throws -> StoredUser {
+        let provider = AccountProviderKind(rawValue: try row.string("provider")) ?? .local
+        let createdAt = StoredTime.date(try row.string("created_at")) ?? Date(timeIntervalSince1970: 0)
+        let profile = UserProfile(
+            displayName: try row.optionalString("display_name"), bio: try row.optionalString("bio"),
+            phone: try row.optionalString("phone"), birthDate: try row.optionalString("birth_date"))
+        let user = User(
+            id: try row.string("id"), email: try row.string("email"), profile: profile, createdAt: createdAt,
+            provider: provider)
+        return StoredUser(user: user, passwordHash: try row.optionalString("password_hash"))
+    }
+
+    private static func insert(_ user: User, passwordHash: String?, _ db: SQLiteConnection) throws {
+        let now = Timestamp.string(user.createdAt)
+        do {
+            try db.run(
+                """
+                INSERT INTO users(id, provider, email, email_normalized, password_hash, display_name, bio, phone,
+                                  birth_date, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(user.id), .text(user.provider.rawValue), .text(user.email),
+                    .text(AccountValidator.normalizedEmail(user.email)), passwordHash.sqliteValue,
+                    user.profile.displayName.sqliteValue, user.profile.bio.sqliteValue, user.profile.phone.sqliteValue,
+                    user.profile.birthDate.sqliteValue, .text(now), .text(now),
+                ])
+        } catch let error as SQLiteError where error.isUniqueViolation {
+            throw MovieError.emailTaken
+        }
+    }
+
+    /// The user with this email (compared lowercased) at `provider`.
+    func user(email: String, provider: AccountProviderKind) async throws -> StoredUser? {
+        let normalized = AccountValidator.normalizedEmail(email)
+        return try await read { db in
+            try db.queryOne(
+                "SELECT \(Self.userColumns) FROM users u WHERE u.provider = ? AND u.email_normalized = ?",
+                [.text(provider.rawValue), .text(normalized)]
+            ).map(Self.storedUser)
+        }
+    }
+
+    /// The user with this id.
+    func user(id: String) async throws -> StoredUser? {
+        try await read { db in
+            try db.queryOne("SELECT \(Self.userColumns) FROM users u WHERE u.id = ?", [.text(id)]).map(Self.storedUser)
+        }
+    }
+
+    /// Replaces a local user's password hash, if it is still `expected` (a concurrent change wins).
+    func replacePasswordHash(userID: String, expected: String, with newHash: String) async throws {
+        try await write { db in
+            try db.run(
+                "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                [.text(newHash), .text(Timestamp.string(Date())), .text(userID), .text(expected)])
+        }
+    }
+
+    /// Sets a local user's password hash.
+    func setPasswordHash(userID: String, _ hash: String) async throws {
+        try await write { db in
+            try db.run(
+                "UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?",
+                [.text(hash), .text(Timestamp.string(Date())), .text(userID)])
+            guard db.changes == 1 else { throw MovieError.loginRequired }
+        }
+    }
+
+    /// Sets the profile (all four fields) and returns the updated user.
+    func setProfile(userID: String, _ profile: UserProfile) async throws -> User {
+        let stored = try await write { db -> StoredUser? in
+            try db.run(
+                """
+                UPDATE users SET display_name = ?, bio = ?, phone = ?, birth_date = ?, updated_at = ? WHERE id = ?
+                """,
+                [
+                    profile.displayName.sqliteValue, profile.bio.sqliteValue, profile.phone.sqliteValue,
+                    profile.birthDate.sqliteValue, .text(Timestamp.string(Date())), .text(userID),
+                ])
+            return try db.queryOne("SELECT \(Self.userColumns) FROM users u WHERE u.id = ?", [.text(userID)])
+                .map(Self.storedUser)
+        }
+        guard let stored else { throw MovieError.loginRequired }
+        return stored.user
+    }
+
+    /// Deletes the user and everything that belongs to them: sessions (and so the current-session row, if
+    /// it was theirs), favorites and the login-throttle row of their email.
+    func deleteUser(id: String) async throws {
+        try await write { db in
+            let email = try db.queryOne("SELECT email_normalized FROM users WHERE id = ?", [.text(id)])?
+                .string("email_normalized")
+            try db.run("DELETE FROM users WHERE id = ?", [.text(id)])
+            if let email {
+                try db.run("DELETE FROM login_attempts WHERE email_normalized = ?", [.text(email)])
+            }
+        }
+    }
+
+    // MARK: Sessions
+
+    /// What to do with the user's row when a session starts.
+    enum UserRow: Sendable {
+        /// A new local account: insert it (`emailTaken` when the email is registered).
+        case insert(passwordHash: String?)
+        /// A Firebase account: insert it, or refresh the email and display name of the existing row.
+        case upsertRemote
+        /// The row exists and stays as it is.
+        case existing
+    }
+
+    /// Writes the user's row as `row` says and makes a new session for them the current one, in one
+    /// transaction. The session that was current before ends.
+    func startSession(for user: User, row: UserRow, refreshToken: String?) async throws -> Session {
+        let token = try SessionToken.generate()
+        return try await write { db in
+            switch row {
+            case .insert(let passwordHash): try Self.insert(user, passwordHash: passwordHash, db)
+            case .upsertRemote: try Self.upsertRemote(user, db)
+            case .existing: break
+            }
+            return try Self.startSession(userID: user.id, tokenHash: token.hash, refreshToken: refreshToken, db)
+        }
+    }
+
+    /// Inserts or refreshes a Firebase user's row: the email and (when Firebase has one) the display name
+    /// follow Firebase; the rest of the profile is kept. A row of another Firebase account with the same
+    /// email is stale (Firebase gives one email to one account: that one was deleted there) and goes.
+    private static func upsertRemote(_ user: User, _ db: SQLiteConnection) throws {
+        let now = Timestamp.string(Date())
+        try db.run(
+            "DELETE FROM users WHERE provider = ? AND email_normalized = ? AND id <> ?",
+            [.text(user.provider.rawValue), .text(AccountValidator.normalizedEmail(user.email)), .text(user.id)])
+        try db.run(
+            """
+            INSERT INTO users(id, provider, email, email_normalized, password_hash, display_name, bio, phone,
+                              birth_date, created_at, updated_at)
+            VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET
+                email = excluded.email, email_normalized = excluded.email_normalized,
+                display_name = coalesce(excluded.display_name, users.display_name), updated_at = excluded.updated_at
+            """,
+            [
+                .text(user.id), .text(user.provider.rawValue), .text(user.email),
+                .text(AccountValidator.normalizedEmail(user.email)), user.profile.displayName.sqliteValue,
+                user.profile.bio.sqliteValue, user.profile.phone.sqliteValue, user.profile.birthDate.sqliteValue,
+                .text(Timestamp.string(user.createdAt)), .text(now),
+            ])
+    }
+
+    private static func startSession(
+        userID: String, tokenHash: [UInt8], refreshToken: String?, _ db: SQLiteConnection
+    ) throws -> Session {
+        try db.run("DELETE FROM sessions WHERE id = (SELECT session_id FROM current_session WHERE slot = 1)")
+        try db.run(
+            "INSERT INTO sessions(token_hash, user_id, refresh_token, created_at) VALUES (?, ?, ?, ?)",
+            [.blob(tokenHash), .text(userID), refreshToken.sqliteValue, .text(Timestamp.string(Date()))])
+        let id = db.lastInsertRowID
+        try db.run(
+            """
+            INSERT INTO current_session(slot, session_id) VALUES (1, ?)
+            ON CONFLICT(slot) DO UPDATE SET session_id = excluded.session_id
+            """,
+            [.integer(id)])
+        return Session(id: id, tokenHash: tokenHash, userID: userID, refreshToken: refreshToken)
+    }
+
+    /// The current session and its user, if someone is logged in.
+    func currentSession() async throws -> (session: Session, user: StoredUser)? {
+        try await read { db -> (session: Session, user: StoredUser)? in
+            guard let row = try db.queryOne(
+                """
+                SELECT s.id AS session_id, s.token_hash, s.user_id, s.refresh_token, \(Self.userColumns)
+                FROM current_session c
+                JOIN sessions s ON s.id = c.session_id
+                JOIN users u ON u.id = s.user_id
+                WHERE c.slot = 1
+                """)
+            else { return nil }
+            let session = Session(
+                id: try row.int64("session_id"), tokenHash: try row.blob("token_hash"),
+                userID: try row.string("user_id"), refreshToken: try row.optionalString("refresh_token"))
+            return (session, try Self.storedUser(row))
+        }
+    }
+
+    /// The logged-in user's id and provider: one indexed lookup.
+    func currentUserID() async throws -> (id: String, provider: AccountProviderKind)? {
+        try await read { db -> (id: String, provider: AccountProviderKind)? in
+            guard let row = try db.queryOne(
+                """
+                SELECT u.id, u.provider FROM current_session c
+                JOIN sessions s ON s.id = c.session_id
+                JOIN users u ON u.id = s.user_id
+                WHERE c.slot = 1
+                """)
+            else { return nil }
+            return (try row.string("id"), AccountProviderKind(rawValue: try row.string("provider")) ?? .local)
+        }
+    }
+
+    /// Ends the current session (deleting it) and returns whose it was.
+    @discardableResult
+    func endCurrentSession() async throws -> String? {
+        try await write { db -> String? in
+            let userID = try db.queryOne(
+                "SELECT s.user_id FROM current_session c JOIN sessions s ON s.id = c.session_id WHERE c.slot = 1"
+            )?.string("user_id")
+            try db.run("DELETE FROM sessions WHERE id = (SELECT session_id FROM current_session WHERE slot = 1)")
+            try db.run("DELETE FROM current_session")
+            return userID
+        }
+    }
+
+    /// Ends a session by id, if it still exists.
+    func endSession(id: Int64) async throws {
+        try await write { db in try db.run("DELETE FROM sessions WHERE id = ?", [.integer(id)]) }
+    }
+
+    /// After a password change: ends every other session of the user and gives the kept one a fresh token
+    /// (and, for Firebase, the refresh token issued with the new password). Returns the kept session.
+    func rotateSession(_ session: Session, refreshToken: String?) async throws -> Session {
+        let token = try SessionToken.generate()
+        return try await write { db in
+            try db.run(
+                "DELETE FROM sessions WHERE user_id = ? AND id <> ?", [.text(session.userID), .integer(session.id)])
+            try db.run(
+                "UPDATE sessions SET token_hash = ?, refresh_token = ? WHERE id = ?",
+                [.blob(token.hash), (refreshToken ?? session.refreshToken).sqliteValue, .integer(session.id)])
+            var rotated = session
+            rotated.tokenHash = token.hash
+            rotated.refreshToken = refreshToken ?? session.refreshToken
+            return rotated
+        }
+    }
+
+    /// Keeps the refresh token Firebase issued with a refreshed ID token.
+    func setRefreshToken(sessionID: Int64, _ refreshToken: String) async throws {
+        try await write { db in
+            try db.run(
+                "UPDATE sessions SET refresh_token = ? WHERE id = ?", [.text(refreshToken), .integer(sessionID)])
+        }
+    }
+
+    /// Number of sessions a user has (for tests and diagnostics).
+    func sessionCount(userID: String) async throws -> Int {
+        try await read { db in
+            try db.scalarInt("SELECT count(*) FROM sessions WHERE user_id = ?", [.text(userID)]) ?? 0
+        }
+    }
+
+    // MARK: Login throttling
+
+    /// Seconds until `email` may try again, or nil when it may try now.
+    func loginLock(email: String, now: Date) async throws -> Int? {
+        let normalized = AccountValidator.normalizedEmail(email)
+        let lockedUntil = try await read { db in
+            try db.queryOne("SELECT locked_until FROM login_attempts WHERE email_normalized = ?", [.text(normalized)])?
+                .optionalDouble("locked_until")
+        }
+        guard let lockedUntil else { return nil }
+        return LoginThrottle.secondsLeft(until: lockedUntil, now: now)
+    }
+
+    /// Counts a failed attempt for `email` and locks further attempts when `throttle` says so. Returns the
+    /// number of consecutive failures.
+    @discardableResult
+    func recordLoginFailure(email: String, now: Date, throttle: LoginThrottle) async throws -> Int {
+        let normalized = AccountValidator.normalizedEmail(email)
+        return try await write { db in
+            let failures = (try db.scalarInt(
+                "SELECT failures FROM login_attempts WHERE email_normalized = ?", [.text(normalized)]) ?? 0) + 1
+            let lockedUntil = throttle.lockDuration(afterFailures: failures).map { now.timeIntervalSince1970 + $0 }
+            try db.run(
+                """
+                INSERT INTO login_attempts(email_normalized, failures, locked_until, last_failure_at)
+                VALUES (?, ?, ?, ?)
+                ON CONFLICT(email_normalized) DO UPDATE SET
+                    failures = excluded.failures, locked_until = excluded.locked_until,
+                    last_failure_at = excluded.last_failure_at
+                """,
+                [
+                    .text(normalized), .integer(Int64(failures)), lockedUntil.sqliteValue,
+                    .real(now.timeIntervalSince1970),
+                ])
+            return failures
+        }
+    }
+
+    /// Forgets the failed attempts of `email` (after a successful login).
+    func clearLoginFailures(email: String) async throws {
+        let normalized = AccountValidator.normalizedEmail(email)
+        try await write { db in
+            try db.run("DELETE FROM login_attempts WHERE email_normalized = ?", [.text(normalized)])
+        }
+    }
+
+    // MARK: Access
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await StorageErrors.mapping { try await database.read(body) }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await StorageErrors.mapping { try await database.write(body) }
+    }
 }

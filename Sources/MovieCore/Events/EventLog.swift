@@ -1,6 +1,324 @@
+import Foundation
 import SQLiteStore
+import Synchronization
 
-/// The activity log: events recorded by the server and added by testers.
+/// The activity log: events recorded by the server as the user works, and events added by testers, kept
+/// in the local database (see `EventLog+Schema.swift` for the tables).
+///
+/// ## Recording is buffered
+/// ``record(_:userID:)`` appends to an in-memory buffer and returns at once. The buffer is written in
+/// one transaction per batch: as soon as ``EventLogConfiguration/batchSize`` (256) events wait, at the
+/// latest ``EventLogConfiguration/flushInterval`` (200 ms) after an event arrived, before every read, and
+/// on ``close()`` (stdin EOF, SIGTERM/SIGINT, LSP `exit`), so a clean exit loses nothing. Recording waits
+/// only when ``EventLogConfiguration/maxPending`` (1,024) events are waiting.
+///
+/// Writes are committed in WAL mode with `synchronous = NORMAL`: once committed they survive the process
+/// being killed. A `kill -9` therefore loses at most the recorded events not yet committed: those of the
+/// last 200 ms plus the duration of one batch write, and never more than 2 × 1,024 events (a full
+/// buffer and the batch being written). A storage failure keeps the batch in the buffer for the next
+/// flush (the oldest beyond 1,024 are dropped, with a warning).
+///
+/// ## Explicit changes are written through
+/// ``add(name:timestampMillis:params:userID:)`` and ``delete(ids:)`` are committed before they return,
+/// together with everything recorded before them.
+///
+/// ## Retention
+/// At most ``EventLogConfiguration/maxEvents`` events are kept; each write deletes the oldest (by
+/// timestamp, then id) beyond the cap, in the same transaction. The total is kept by a trigger, so a
+/// write under the cap costs one extra row read.
 public final class EventLog: Sendable {
-    static let migrations: [MovieStore.Migration] = []
+    public let configuration: EventLogConfiguration
+    private let database: Database
+    private let searchTuning: EventQueries.SearchTuning
+    private let state = Mutex(State())
+
+    private struct Pending: Sendable {
+        var name: String
+        var params: [String: EventValue]
+        var userID: String?
+        var timestampMillis: Int64
+    }
+
+    private struct State {
+        var buffer: [Pending] = []
+        /// The flush due `flushInterval` after the oldest waiting event.
+        var timer: Task<Void, Never>?
+        /// A size-triggered flush is on its way.
+        var flushRequested = false
+        var closed = false
+        /// The last write in the queue; the next one starts after it.
+        var tail: Task<Void, Never>?
+    }
+
+    public convenience init(database: Database, configuration: EventLogConfiguration = EventLogConfiguration()) {
+        self.init(database: database, configuration: configuration, searchTuning: EventQueries.SearchTuning())
+    }
+
+    init(database: Database, configuration: EventLogConfiguration, searchTuning: EventQueries.SearchTuning) {
+        self.database = database
+        self.configuration = configuration
+        self.searchTuning = searchTuning
+    }
+
+    // MARK: Recording
+
+    /// Records `event` for `userID` (nil: nobody logged in) at the current time. Buffered; see above.
+    public func record(_ event: AppEvent, userID: String?) async {
+        await record(name: event.name, params: event.params, userID: userID, timestampMillis: EventTime.now())
+    }
+
+    func record(name: String, params: [String: EventValue], userID: String?, timestampMillis: Int64) async {
+        enum Action { case none, flushInBackground, flushAndWait }
+        let pending = Pending(name: name, params: params, userID: userID, timestampMillis: timestampMillis)
+        let action = state.withLock { state -> Action in
+            state.buffer.append(pending)
+            if state.closed || state.buffer.count >= configuration.maxPending {
+                return .flushAndWait
+            }
+            if state.buffer.count >= configuration.batchSize, !state.flushRequested {
+                state.flushRequested = true
+                return .flushInBackground
+            }
+            if state.timer == nil {
+                state.timer = makeTimer()
+            }
+            return .none
+        }
+        switch action {
+        case .none: break
+        case .flushInBackground: _ = enqueue { try await self.writeBuffer() }
+        case .flushAndWait: await flushQuietly()
+        }
+    }
+
+    private func makeTimer() -> Task<Void, Never> {
+        let interval = configuration.flushInterval
+        return Task { [weak self] in
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return  // Cancelled by close(), which flushes itself.
+            }
+            guard let self else { return }
+            self.state.withLock { $0.timer = nil }
+            await self.flushQuietly()
+        }
+    }
+
+    /// Writes every event recorded so far; returns once they are committed.
+    public func flush() async throws {
+        _ = try await serialized { try await self.writeBuffer() }
+    }
+
+    /// Flushes, then records later events write-through. Safe to call more than once.
+    public func close() async {
+        let timer = state.withLock { state -> Task<Void, Never>? in
+            state.closed = true
+            defer { state.timer = nil }
+            return state.timer
+        }
+        timer?.cancel()
+        await flushQuietly()
+    }
+
+    /// Flushes, for callers that go on either way: a failure was already logged by the write, and the
+    /// events stay buffered for the next flush.
+    private func flushQuietly() async {
+        do {
+            try await flush()
+        } catch {
+            // Logged by writeBuffer; readers go on with what is stored.
+        }
+    }
+
+    // MARK: Explicit changes
+
+    /// Validates and stores one event, committed before returning (with everything recorded before it).
+    ///
+    /// - Throws: `MovieError.validationFailed` naming each bad field (see ``EventValidation``);
+    ///   `MovieError.storage`.
+    public func add(
+        name: String, timestampMillis: Int64, params: [String: EventValue], userID: String?
+    ) async throws -> StoredEvent {
+        let problems = EventValidation.problems(name: name, params: params)
+        guard problems.isEmpty else { throw MovieError.validationFailed(problems) }
+        let pending = Pending(name: name, params: params, userID: userID, timestampMillis: timestampMillis)
+        let ids = try await serialized { try await self.writeBuffer(adding: pending) }
+        guard let id = ids.last else { throw MovieError.storage(.other) }
+        return StoredEvent(id: id, name: name, timestampMillis: timestampMillis, userID: userID, params: params)
+    }
+
+    /// Deletes events by id, committed before returning. Unknown ids are reported, not an error; a
+    /// repeated id counts once.
+    public func delete(ids: [Int64]) async throws -> EventDeletion {
+        var seen = Set<Int64>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        return try await serialized {
+            // Recorded events first, so that an id just handed out can be deleted.
+            _ = try await self.writeBuffer()
+            return try await StorageErrors.mapping {
+                try await self.database.write { db in try EventQueries.delete(unique, db) }
+            }
+        }
+    }
+
+    // MARK: Reading (each read flushes first, so it sees everything recorded before it)
+
+    /// One newest-first page of events passing `filter`, strictly after `cursor`.
+    public func list(
+        _ filter: EventFilter = EventFilter(), limit: Int, after cursor: EventCursor? = nil
+    ) async throws -> EventPage {
+        await flushQuietly()
+        let limit = max(1, limit)
+        return try await read { db in try EventQueries.list(filter, limit: limit, after: cursor, db) }
+    }
+
+    /// One newest-first page of events whose name or a parameter value contains `query`, ignoring case
+    /// (see ``EventSearchText``), strictly after `cursor`. Every stored event is searched.
+    public func search(_ query: String, limit: Int, after cursor: EventCursor? = nil) async throws -> EventPage {
+        await flushQuietly()
+        let limit = max(1, limit)
+        let tuning = searchTuning
+        return try await read { db in try EventQueries.search(query, limit: limit, after: cursor, tuning: tuning, db) }
+    }
+
+    /// Whether a query can be searched (see ``EventSearchText/isSearchable(_:)``).
+    public static func isSearchable(_ query: String) -> Bool {
+        EventSearchText.isSearchable(query)
+    }
+
+    /// The event with this id.
+    ///
+    /// - Throws: `MovieError.notFound("event <id>")`.
+    public func event(id: Int64) async throws -> StoredEvent {
+        await flushQuietly()
+        guard let event = try await read({ db in try EventQueries.event(id: id, db) }) else {
+            throw MovieError.notFound("event \(id)")
+        }
+        return event
+    }
+
+    /// Counts per event name: of every stored event, or of those at or after `sinceMillis`.
+    public func stats(sinceMillis: Int64? = nil) async throws -> EventStats {
+        await flushQuietly()
+        return try await read { db in try EventQueries.stats(sinceMillis: sinceMillis, db) }
+    }
+
+    /// The hints for `userID` (nil: the anonymous user), from ``HintRules``.
+    public func hints(userID: String?) async throws -> [Hint] {
+        await flushQuietly()
+        let used = try await read { db in try EventQueries.usedNames(userID: userID, db) }
+        return HintRules.hints(usedEventNames: used)
+    }
+
+    // MARK: Internals
+
+    /// How many recorded events wait in the buffer.
+    var pendingCount: Int {
+        state.withLock { $0.buffer.count }
+    }
+
+    /// The pending interval flush, if one is scheduled (tests await it).
+    var scheduledFlush: Task<Void, Never>? {
+        state.withLock { $0.timer }
+    }
+
+    /// Waits until every write queued so far has finished.
+    func waitForQueuedWrites() async {
+        let tail = state.withLock { $0.tail }
+        await tail?.value
+    }
+
+    /// The stored total, without flushing.
+    func storedCount() async throws -> Int {
+        try await read { db in try db.scalarInt("SELECT total FROM event_totals WHERE id = 1") ?? 0 }
+    }
+
+    private func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await StorageErrors.mapping { try await database.read(body) }
+    }
+
+    /// Runs `job` once every job queued before it has finished: writes commit in the order they were
+    /// asked for, and a flush returns only once every earlier write has been committed.
+    private func serialized<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await enqueue(job).value
+    }
+
+    /// Queues `job` behind every job queued before it, without waiting for it.
+    private func enqueue<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
+        state.withLock { state -> Task<T, any Error> in
+            let previous = state.tail
+            let task = Task {
+                await previous?.value
+                return try await job()
+            }
+            state.tail = Task { _ = await task.result }
+            return task
+        }
+    }
+
+    /// Takes the whole buffer and writes it, then `extra`, in one transaction, pruning beyond the cap.
+    /// Returns the ids given to the written events. On failure the buffer's events are put back.
+    private func writeBuffer(adding extra: Pending? = nil) async throws -> [Int64] {
+        let batch = state.withLock { state -> [Pending] in
+            state.flushRequested = false
+            defer { state.buffer = [] }
+            return state.buffer
+        }
+        var encoded = batch.compactMap { pending -> EncodedEvent? in
+            guard let event = encode(pending) else {
+                StoreLog.warning("A recorded \(pending.name) event has params that cannot be stored; dropped")
+                return nil
+            }
+            return event
+        }
+        if let extra {
+            guard let event = encode(extra) else {
+                requeue(batch)
+                throw MovieError.validationFailed([FieldProblem(field: "params", problem: "cannot be stored")])
+            }
+            encoded.append(event)
+        }
+        guard !encoded.isEmpty else { return [] }
+        let rows = encoded
+        let maxEvents = configuration.maxEvents
+        do {
+            return try await database.write { db in
+                let ids = try EventQueries.insert(rows, db)
+                _ = try EventQueries.prune(maxEvents: maxEvents, db)
+                return ids
+            }
+        } catch {
+            let mapped = StorageErrors.map(error)
+            if !batch.isEmpty {
+                StoreLog.warning("\(batch.count) recorded events could not be saved yet; they stay buffered")
+            }
+            requeue(batch)
+            throw mapped
+        }
+    }
+
+    private func requeue(_ batch: [Pending]) {
+        guard !batch.isEmpty else { return }
+        let dropped = state.withLock { state -> Int in
+            state.buffer.insert(contentsOf: batch, at: 0)
+            let excess = state.buffer.count - configuration.maxPending
+            guard excess > 0 else { return 0 }
+            state.buffer.removeFirst(excess)
+            return excess
+        }
+        if dropped > 0 {
+            StoreLog.warning("\(dropped) recorded events were dropped: the database cannot be written")
+        }
+    }
+
+    private func encode(_ pending: Pending) -> EncodedEvent? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(pending.params) else { return nil }
+        return EncodedEvent(
+            name: pending.name, timestampMillis: pending.timestampMillis, userID: pending.userID,
+            params: String(decoding: data, as: UTF8.self),
+            search: EventSearchText.make(name: pending.name, params: pending.params))
+    }
 }

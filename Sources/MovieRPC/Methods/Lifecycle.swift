@@ -1,18 +1,39 @@
 import JSONRPC
 
-/// LSP-style `initialize`, so editor LSP-client libraries can start and manage the process.
+/// `initialize`, for two kinds of client on the same stdio:
+/// - LSP client libraries (Neovim, Emacs, pygls) managing the process: answers `serverInfo` and
+///   `capabilities.movieRpc` listing the methods.
+/// - MCP clients (told apart by `protocolVersion` and `clientInfo` in the params): answers the MCP
+///   handshake with the negotiated version and the `tools` capability.
 public struct Initialize: MovieMethod {
     public static let name = "initialize"
     public static let acceptsAnyParams = true
 
-    /// LSP clients send many members (processId, rootUri, capabilities, …); none changes our answer.
-    public struct Params: Decodable, Sendable {}
+    /// LSP clients send many members (processId, rootUri, capabilities, …); only MCP's change the answer.
+    public struct Params: Decodable, Sendable {
+        public var protocolVersion: String?
+        public var clientInfo: JSONValue?
+    }
 
-    public struct Result: Encodable, Sendable {
-        public struct Info: Encodable, Sendable {
-            public var name: String
-            public var version: String
+    public enum Result: Encodable, Sendable {
+        case lsp(LSPResult)
+        case mcp(MCPResult)
+
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .lsp(let result): try result.encode(to: encoder)
+            case .mcp(let result): try result.encode(to: encoder)
+            }
         }
+    }
+
+    public struct Info: Encodable, Sendable {
+        public var name: String
+        public var version: String
+        public var title: String?
+    }
+
+    public struct LSPResult: Encodable, Sendable {
         public struct Capabilities: Encodable, Sendable {
             public struct MovieRPC: Encodable, Sendable {
                 public var methods: [String]
@@ -24,11 +45,28 @@ public struct Initialize: MovieMethod {
         public var capabilities: Capabilities
     }
 
+    public struct MCPResult: Encodable, Sendable {
+        public struct Capabilities: Encodable, Sendable {
+            public struct Tools: Encodable, Sendable { public var listChanged: Bool }
+            public var tools: Tools
+        }
+        public var protocolVersion: String
+        public var capabilities: Capabilities
+        public var serverInfo: Info
+        public var instructions: String
+    }
+
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+        var info = Info(name: ServerConfiguration.name, version: ServerConfiguration.version)
+        if let requested = params.protocolVersion, params.clientInfo != nil {
+            info.title = "movie-rpc"
+            return .mcp(MCPResult(
+                protocolVersion: MCPProtocol.negotiate(requested), capabilities: .init(tools: .init(listChanged: false)),
+                serverInfo: info, instructions: MCPProtocol.instructions))
+        }
         let methods = (MethodList.all.map { $0.name } + MethodList.rawMethods).sorted()
-        return Result(
-            serverInfo: .init(name: ServerConfiguration.name, version: ServerConfiguration.version),
-            capabilities: .init(movieRpc: .init(methods: methods, framing: server.framing ?? "newline")))
+        return .lsp(LSPResult(
+            serverInfo: info, capabilities: .init(movieRpc: .init(methods: methods, framing: server.framing ?? "newline"))))
     }
 }
 

@@ -514,11 +514,12 @@ class Client:
 
     def initialize(self, processId: Optional[int] = None, clientInfo: Optional[Dict[str, Any]] = None,
                    capabilities: Optional[Dict[str, Any]] = None, rootUri: Optional[str] = None,
-                   **extra: Any) -> Dict[str, Any]:
-        """``initialize``: LSP-style handshake; the result lists the server's methods."""
+                   protocolVersion: Optional[str] = None, **extra: Any) -> Dict[str, Any]:
+        """``initialize``: LSP-style handshake (the result lists the server's methods), or MCP's when
+        ``protocolVersion`` and ``clientInfo`` are given."""
         return self._invoke("initialize", processId=processId, clientInfo=clientInfo,
                             capabilities=capabilities if capabilities is not None else {}, rootUri=rootUri,
-                            **extra)
+                            protocolVersion=protocolVersion, **extra)
 
     def shutdown(self) -> None:
         """``shutdown``: LSP-style; answers null. Follow with :meth:`exit`."""

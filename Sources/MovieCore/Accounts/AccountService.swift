@@ -1,0 +1,213 @@
+import Foundation
+import TMDB
+
+/// Registration, login, the session singleton and account changes, for whichever ``AccountProvider`` is
+/// configured.
+///
+/// **The session singleton.** The data directory has at most one current session (table
+/// `current_session`), and every process on the directory reads it from the database when it needs to
+/// know who is logged in (one indexed query): a restarted server comes back logged in, and two processes
+/// see the same user. Logging in (or registering) ends the session that was current; logging out ends the
+/// current one; a password change ends every other session of the user and gives the current one a fresh
+/// token.
+///
+/// **Order of checks.** Input is validated first (every failing field reported, nothing sent or stored),
+/// then the login throttle, then the provider. Failed password checks (login, password change, deletion)
+/// count towards the throttle of the account's email; a successful login clears it.
+///
+/// Passwords, hashes and tokens never appear in results, errors or log lines.
+public final class AccountService: Sendable {
+    let store: AccountStore
+    let provider: any AccountProvider
+    let throttle: LoginThrottle
+    private let now: @Sendable () -> Date
+
+    init(
+        store: AccountStore, provider: any AccountProvider, throttle: LoginThrottle = LoginThrottle(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.provider = provider
+        self.throttle = throttle
+        self.now = now
+    }
+
+    /// Local accounts hashed with `hasher`, or Firebase Auth when `firebase` is given (its REST calls go
+    /// through `http`, by default a `URLSessionHTTPClient` with the configured timeout).
+    public convenience init(
+        store: AccountStore, hasher: PasswordHasher, firebase: FirebaseConfiguration?, http: (any HTTPClient)? = nil
+    ) {
+        let provider: any AccountProvider
+        if let firebase {
+            let client = FirebaseAuthClient(
+                configuration: firebase, http: http ?? URLSessionHTTPClient(timeoutSeconds: firebase.timeoutSeconds))
+            provider = FirebaseAccountProvider(client: client, store: store)
+        } else {
+            provider = LocalAccountProvider(store: store, hasher: hasher)
+        }
+        self.init(store: store, provider: provider)
+    }
+
+    /// Which provider checks credentials.
+    public var providerKind: AccountProviderKind { provider.kind }
+
+    // MARK: Validation
+
+    /// Problems of the given form fields; no side effect.
+    public func validate(_ form: AccountValidator.Form) -> [FieldProblem] {
+        AccountValidator.problems(form, today: now())
+    }
+
+    private func requireValid(_ form: AccountValidator.Form, extra: [FieldProblem] = []) throws {
+        let problems = validate(form) + extra
+        guard problems.isEmpty else { throw MovieError.validationFailed(problems) }
+    }
+
+    // MARK: Register, log in, log out
+
+    /// Creates an account and logs it in (the previous session ends).
+    public func register(
+        email: String, password: String, passwordConfirmation: String? = nil, profile: ProfileChanges? = nil
+    ) async throws -> User {
+        try requireValid(AccountValidator.Form(
+            email: email, password: password, passwordConfirmation: passwordConfirmation, profile: profile))
+        let initialProfile = UserProfile().applying(profile ?? ProfileChanges())
+        let signIn = try await provider.register(email: email, password: password, profile: initialProfile, now: now())
+        let row: AccountStore.UserRow =
+            provider.kind == .firebase ? .upsertRemote : .insert(passwordHash: signIn.passwordHash)
+        let session = try await store.startSession(
+            for: signIn.user, row: row, refreshToken: signIn.credential?.refreshToken)
+        provider.setCredential(signIn.credential, for: session)
+        return signIn.user
+    }
+
+    /// Logs in (the previous session ends). Unknown email and wrong password fail alike with
+    /// `invalidCredentials`; after too many failures, `tooManyAttempts` until the lock passes.
+    public func login(email: String, password: String) async throws -> User {
+        try requireValid(AccountValidator.Form(email: email, password: password))
+        let signIn = try await checkingThrottle(email: email) {
+            try await provider.signIn(email: email, password: password)
+        }
+        let session = try await store.startSession(
+            for: signIn.user, row: provider.kind == .firebase ? .upsertRemote : .existing,
+            refreshToken: signIn.credential?.refreshToken)
+        provider.setCredential(signIn.credential, for: session)
+        return try await store.user(id: signIn.user.id)?.user ?? signIn.user
+    }
+
+    /// Ends the current session. Returns whether someone was logged in.
+    @discardableResult
+    public func logout() async throws -> Bool {
+        if let (session, _) = try await currentSession() {
+            provider.setCredential(nil, for: session)
+        }
+        return try await store.endCurrentSession() != nil
+    }
+
+    /// Runs a password check under the throttle of `email`.
+    private func checkingThrottle<T: Sendable>(email: String, _ check: () async throws -> T) async throws -> T {
+        if let wait = try await store.loginLock(email: email, now: now()) {
+            throw MovieError.tooManyAttempts(retryAfter: wait)
+        }
+        do {
+            let result = try await check()
+            try await store.clearLoginFailures(email: email)
+            return result
+        } catch MovieError.invalidCredentials {
+            let failures = try await store.recordLoginFailure(email: email, now: now(), throttle: throttle)
+            StoreLog.warning("Failed password check (\(failures) in a row for this email)")
+            throw MovieError.invalidCredentials
+        }
+    }
+
+    // MARK: The current user
+
+    /// The logged-in user, or nil. A session whose user belongs to another provider than the configured
+    /// one (the server was restarted with or without Firebase) does not count.
+    public func currentUser() async throws -> User? {
+        try await currentSession()?.user.user
+    }
+
+    /// The logged-in user's id, or nil (also when the database cannot be read).
+    public func currentUserID() async -> String? {
+        do {
+            guard let current = try await store.currentUserID(), current.provider == provider.kind else { return nil }
+            return current.id
+        } catch {
+            StoreLog.warning("Could not read the current session: \(error)")
+            return nil
+        }
+    }
+
+    /// The logged-in user, or `loginRequired`.
+    public func requireUser() async throws -> User {
+        guard let user = try await currentUser() else { throw MovieError.loginRequired }
+        return user
+    }
+
+    func currentSession() async throws -> (session: AccountStore.Session, user: AccountStore.StoredUser)? {
+        guard let current = try await store.currentSession(), current.user.user.provider == provider.kind else {
+            return nil
+        }
+        return current
+    }
+
+    private func requireSession() async throws -> (session: AccountStore.Session, user: User) {
+        guard let current = try await currentSession() else { throw MovieError.loginRequired }
+        return (current.session, current.user.user)
+    }
+
+    // MARK: Account changes
+
+    /// Changes the profile and/or the password of the logged-in user. A new password needs the current
+    /// one (`invalidCredentials` when wrong) and ends every other session.
+    public func update(
+        profile: ProfileChanges? = nil, newPassword: String? = nil, currentPassword: String? = nil
+    ) async throws -> User {
+        let (session, user) = try await requireSession()
+        var extra: [FieldProblem] = []
+        if let newPassword, let problem = AccountValidator.passwordProblem(newPassword) {
+            extra.append(FieldProblem(field: "newPassword", problem: problem))
+        }
+        if newPassword != nil, currentPassword?.isEmpty ?? true {
+            extra.append(FieldProblem(
+                field: "currentPassword", problem: AccountValidator.Message.currentPasswordRequired))
+        }
+        try requireValid(AccountValidator.Form(profile: profile), extra: extra)
+
+        if let newPassword, let currentPassword {
+            let reauthenticated = try await checkingThrottle(email: user.email) {
+                try await provider.reauthenticate(user, password: currentPassword)
+            }
+            let credential = try await provider.setPassword(newPassword, for: user, reauthenticated: reauthenticated)
+            let rotated = try await store.rotateSession(session, refreshToken: credential?.refreshToken)
+            provider.setCredential(nil, for: session)
+            provider.setCredential(credential, for: rotated)
+        }
+        guard let profile, !profile.isEmpty else {
+            return try await store.user(id: user.id)?.user ?? user
+        }
+        let updated = user.profile.applying(profile)
+        if updated != user.profile {
+            let current = try await requireSession()
+            try await provider.profileWillChange(from: user.profile, to: updated, of: user, session: current.session)
+        }
+        return try await store.setProfile(userID: user.id, updated)
+    }
+
+    /// Deletes the logged-in user's account after checking the password, with everything that belongs to
+    /// it locally: sessions, favorites and login-throttle rows. (Events are the event log's to handle.)
+    public func deleteAccount(password: String) async throws {
+        let (session, user) = try await requireSession()
+        if let problem = AccountValidator.passwordProblem(password) {
+            // Too short or too long cannot be the password; say so without a request.
+            throw MovieError.validationFailed([FieldProblem(field: "password", problem: problem)])
+        }
+        let reauthenticated = try await checkingThrottle(email: user.email) {
+            try await provider.reauthenticate(user, password: password)
+        }
+        try await provider.deleteAccount(user, reauthenticated: reauthenticated)
+        provider.setCredential(nil, for: session)
+        try await store.deleteUser(id: user.id)
+    }
+}

@@ -1,0 +1,69 @@
+import SQLiteStore
+
+extension EventLog {
+    /// The event log's schema steps. Never edit an applied step; add one at the end.
+    ///
+    /// - `events`: one row per event. `ts` is milliseconds since 1970 UTC; `params` is the JSON object
+    ///   text; `search` is the lowercased name and parameter values (see `EventSearchText`). `id` is
+    ///   `AUTOINCREMENT`, so ids of deleted events are never handed out again.
+    /// - `events_by_time (ts DESC, id DESC)` serves newest-first keyset pages and retention (oldest first);
+    ///   `events_by_name (name, ts DESC, id DESC)` serves pages filtered by name.
+    /// - `event_totals` (one row) and `event_usage` (per user and name; `''` is the anonymous user) are
+    ///   kept by triggers, so retention, `events.stats` and hints never count the whole table.
+    /// - `events_fts`: an FTS5 trigram index over `search` (external content, no positions: it only
+    ///   narrows candidates, which are then checked exactly), kept by triggers.
+    static let migrations: [MovieStore.Migration] = [
+        ("v1-events", { db in
+            try db.execute("""
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL,
+                    ts INTEGER NOT NULL,
+                    user_id TEXT,
+                    params TEXT NOT NULL,
+                    search TEXT NOT NULL
+                );
+                CREATE INDEX events_by_time ON events (ts DESC, id DESC);
+                CREATE INDEX events_by_name ON events (name, ts DESC, id DESC);
+                CREATE TABLE event_totals (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    total INTEGER NOT NULL
+                );
+                INSERT INTO event_totals (id, total) VALUES (1, 0);
+                CREATE TABLE event_usage (
+                    user_key TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (user_key, name)
+                ) WITHOUT ROWID;
+                CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
+                    UPDATE event_totals SET total = total + 1 WHERE id = 1;
+                    INSERT INTO event_usage (user_key, name, count) VALUES (coalesce(new.user_id, ''), new.name, 1)
+                        ON CONFLICT (user_key, name) DO UPDATE SET count = count + 1;
+                END;
+                CREATE TRIGGER events_uncounted AFTER DELETE ON events BEGIN
+                    UPDATE event_totals SET total = total - 1 WHERE id = 1;
+                    UPDATE event_usage SET count = count - 1
+                        WHERE user_key = coalesce(old.user_id, '') AND name = old.name;
+                    DELETE FROM event_usage
+                        WHERE user_key = coalesce(old.user_id, '') AND name = old.name AND count <= 0;
+                END;
+                """)
+        }),
+        ("v2-events-search", { db in
+            try db.execute("""
+                CREATE VIRTUAL TABLE events_fts USING fts5(
+                    search, content = 'events', content_rowid = 'id',
+                    tokenize = 'trigram', detail = 'none', columnsize = 0
+                );
+                INSERT INTO events_fts (events_fts) VALUES ('rebuild');
+                CREATE TRIGGER events_fts_insert AFTER INSERT ON events BEGIN
+                    INSERT INTO events_fts (rowid, search) VALUES (new.id, new.search);
+                END;
+                CREATE TRIGGER events_fts_delete AFTER DELETE ON events BEGIN
+                    INSERT INTO events_fts (events_fts, rowid, search) VALUES ('delete', old.id, old.search);
+                END;
+                """)
+        }),
+    ]
+}

@@ -1,0 +1,22 @@
+/// How the event log buffers and retains events.
+public struct EventLogConfiguration: Sendable, Equatable {
+    /// The most events kept; the oldest (by timestamp, then id) beyond it are deleted. At least 1.
+    public var maxEvents: Int
+    /// A flush starts as soon as this many recorded events are waiting.
+    public var batchSize: Int
+    /// A recorded event waits at most about this long before its flush starts.
+    public var flushInterval: Duration
+    /// Recording waits for a flush when this many events are waiting (a bound on memory, and on what a
+    /// crash can lose).
+    public var maxPending: Int
+
+    public init(
+        maxEvents: Int = 1_000_000, batchSize: Int = 256, flushInterval: Duration = .milliseconds(200),
+        maxPending: Int = 1024
+    ) {
+        self.maxEvents = max(1, maxEvents)
+        self.batchSize = max(1, batchSize)
+        self.flushInterval = flushInterval
+        self.maxPending = max(self.batchSize, maxPending)
+    }
+}

@@ -1,0 +1,78 @@
+/// What `events.search` looks at, and how a query becomes an index lookup.
+///
+/// An event matches a query when its name, or the text of one of its parameter values, contains the
+/// query, ignoring case (Unicode lowercase mapping of both sides). The text of a value is: a string as it
+/// is; an integer in decimal (`550`); any other number as Swift prints a `Double` (`7.5`, `1e+20`); `true`
+/// or `false`; each array element on its own. Parameter keys and JSON punctuation are not searched, so a
+/// query of `"` finds only values that contain a quote. `%`, `_`, `'`, `"` and `\` are ordinary
+/// characters.
+///
+/// Each event stores this as one lowercased `search` column: the name and the values, separated by
+/// U+001F (which queries may not contain, so no match spans two values).
+enum EventSearchText {
+    static let separator = "\u{1F}"
+    /// Queries shorter than this (in Unicode scalars) cannot use the trigram index.
+    static let trigramLength = 3
+    /// At most this many trigrams of a long query go into the index lookup; the exact check does the rest.
+    static let maxTrigrams = 24
+
+    /// The `search` column of an event.
+    static func make(name: String, params: [String: EventValue]) -> String {
+        var parts = [name]
+        for key in params.keys.sorted() {
+            guard let value = params[key] else { continue }
+            switch value {
+            case .int(let number): parts.append(String(number))
+            case .double(let number): parts.append(String(number))
+            case .string(let text): parts.append(text)
+            case .bool(let flag): parts.append(flag ? "true" : "false")
+            case .array(let elements): parts += elements.map(text)
+            }
+        }
+        return parts.joined(separator: separator).lowercased()
+    }
+
+    private static func text(_ scalar: EventScalar) -> String {
+        switch scalar {
+        case .int(let number): return String(number)
+        case .double(let number): return String(number)
+        case .string(let text): return text
+        case .bool(let flag): return flag ? "true" : "false"
+        }
+    }
+
+    /// Whether `query` may be searched: control characters other than tab and line breaks are refused.
+    static func isSearchable(_ query: String) -> Bool {
+        !query.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }
+    }
+
+    /// The query as it is compared with the `search` column.
+    static func normalize(_ query: String) -> String {
+        query.lowercased()
+    }
+
+    /// An FTS5 expression that every event containing `normalized` matches: its distinct trigrams, each a
+    /// quoted string, joined by AND. Nil when the query is shorter than a trigram.
+    ///
+    /// The expression is a bound value, never part of the SQL text; quoting keeps FTS5 from reading
+    /// operators in it.
+    static func trigramExpression(_ normalized: String) -> String? {
+        let scalars = Array(normalized.unicodeScalars)
+        guard scalars.count >= trigramLength else { return nil }
+        var seen = Set<String>()
+        var trigrams: [String] = []
+        for start in 0...(scalars.count - trigramLength) {
+            var trigram = String.UnicodeScalarView()
+            trigram.append(contentsOf: scalars[start..<(start + trigramLength)])
+            let text = String(trigram)
+            if seen.insert(text).inserted { trigrams.append(text) }
+        }
+        if trigrams.count > maxTrigrams {
+            // Spread the chosen trigrams over the whole query.
+            let step = Double(trigrams.count - 1) / Double(maxTrigrams - 1)
+            trigrams = (0..<maxTrigrams).map { trigrams[Int((Double($0) * step).rounded())] }
+        }
+        return trigrams.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            .joined(separator: " AND ")
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SQLiteStore
+
+/// Each user's favorite movies in the local database (table `favorites`, created by
+/// `AccountStore.migrations`). Every call names the user, so one user never reads or changes another's
+/// favorites. `UNIQUE(user_id, movie_id)` makes a second add fail with `alreadyFavorite`, whatever races.
+public struct FavoritesStore: Sendable {
+    let database: Database
+
+    /// Works on `database` (the data directory's store, whose migrations created `favorites`).
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Adds `movie` for `userID`. Throws `alreadyFavorite` when it is one already, `loginRequired` when the
+    /// user no longer exists.
+    @discardableResult
+    public func add(userID: String, movie: MovieSummary, at date: Date = Date()) async throws -> Favorite {
+        let json = try Self.encode(movie)
+        let addedAt = Timestamp.string(date)
+        let movieID = movie.id
+        try await write { db in
+            do {
+                try db.run(
+                    "INSERT INTO favorites(user_id, movie_id, added_at, movie_json) VALUES (?, ?, ?, ?)",
+                    [.text(userID), .integer(Int64(movieID)), .text(addedAt), .text(json)])
+            } catch let error as SQLiteError where error.code == .constraintUnique {
+                throw MovieError.alreadyFavorite(movieID: movieID)
+            } catch let error as SQLiteError where error.code == .constraintForeignKey {
+                throw MovieError.loginRequired
+            }
+        }
+        return Favorite(movieID: movieID, addedAt: StoredTime.date(addedAt) ?? date, movie: movie)
+    }
+
+    /// Removes a favorite; `notFound` when it is not one.
+    public func remove(userID: String, movieID: Int) async throws {
+        let removed = try await write { db -> Bool in
+            try db.run(
+                "DELETE FROM favorites WHERE user_id = ? AND movie_id = ?", [.text(userID), .integer(Int64(movieID))])
+            return db.changes > 0
+        }
+        guard removed else { throw MovieError.notFound("favorite movie \(movieID)") }
+    }
+
+    /// The user's favorites, newest first.
+    public func list(userID: String) async throws -> [Favorite] {
+        let rows = try await read { db in
+            try db.query(
+                """
+                SELECT movie_id, added_at, movie_json FROM favorites
+                WHERE user_id = ? ORDER BY added_at DESC, id DESC
+                """,
+                [.text(userID)])
+        }
+        return try rows.map { row in
+            Favorite(
+                movieID: try row.int("movie_id"),
+                addedAt: StoredTime.date(try row.string("added_at")) ?? Date(timeIntervalSince1970: 0),
+                movie: try Self.decode(try row.string("movie_json")))
+        }
+    }
+
+    /// Which of `movieIDs` are the user's favorites.
+    public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
+        let ids = try Self.encode(movieIDs)
+        let found = try await read { db in
+            try db.query(
+                """
+                SELECT movie_id FROM favorites
+                WHERE user_id = ? AND movie_id IN (SELECT value FROM json_each(?))
+                """,
+                [.text(userID), .text(ids)]
+            ).map { try $0.int("movie_id") }
+        }
+        return Set(found)
+    }
+
+    /// Whether `movieID` is one of the user's favorites.
+    public func isFavorite(userID: String, movieID: Int) async throws -> Bool {
+        try await contains(userID: userID, movieIDs: [movieID]).contains(movieID)
+    }
+
+    /// How many favorites the user has.
+    public func count(userID: String) async throws -> Int {
+        try await read { db in
+            try db.scalarInt("SELECT count(*) FROM favorites WHERE user_id = ?", [.text(userID)]) ?? 0
+        }
+    }
+
+    // MARK: Coding and access
+
+    private static func encode<T: Encodable>(_ value: T) throws -> String {
+        let data = try JSONEncoder().encode(value)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func decode(_ json: String) throws -> MovieSummary {
+        do {
+            return try JSONDecoder().decode(MovieSummary.self, from: Data(json.utf8))
+        } catch {
+            StoreLog.warning("A stored favorite could not be read")
+            throw MovieError.storage(.corrupt)
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await StorageErrors.mapping { try await database.read(body) }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await StorageErrors.mapping { try await database.write(body) }
+    }
+}

@@ -1,0 +1,23 @@
+import JSONRPC
+import MovieCore
+
+/// `auth.logout`: ends the current session (a no-op when nobody is logged in).
+public struct AuthLogout: MovieMethod {
+    public static let name = "auth.logout"
+    public typealias Params = NoParams
+
+    public struct Result: Encodable, Sendable {
+        public var route: Route
+    }
+
+    public static func handle(
+        _ params: Params, server: ServerContext, request: RequestContext
+    ) async throws -> Result {
+        // Recorded first, so the event still carries the user.
+        if await server.services.currentUserID() != nil {
+            await server.services.record(.userLoggedOut)
+        }
+        try await server.services.accounts.logout()
+        return Result(route: .login)
+    }
+}

@@ -1,0 +1,17 @@
+import JSONRPC
+import MovieCore
+
+/// `events.get`: one stored event with all its parameters.
+public struct EventsGet: MovieMethod {
+    public static let name = "events.get"
+
+    public struct Params: Decodable, Sendable {
+        public var id: Int64
+    }
+
+    public typealias Result = EventWire
+
+    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+        EventWire(try await server.services.events.event(id: params.id))
+    }
+}

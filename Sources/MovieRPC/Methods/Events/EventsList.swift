@@ -1,0 +1,52 @@
+import JSONRPC
+import MovieCore
+
+/// `events.list`: stored events, newest first, a page at a time, optionally filtered by name, user and
+/// time. Pages are keyset-based: a `nextCursor` stays valid while events are recorded, with no event
+/// repeated and none skipped.
+public struct EventsList: MovieMethod {
+    public static let name = "events.list"
+
+    public struct Params: Decodable, Sendable {
+        public var limit: Int?
+        public var cursor: String?
+        public var name: String?
+        /// Absent: everybody's events; `null`: only the anonymous user's; a string: that user's.
+        public var user: EventFilter.User
+        public var since: String?
+        public var until: String?
+
+        enum CodingKeys: String, CodingKey {
+            case limit, cursor, name, userId, since, until
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            limit = try container.decodeIfPresent(Int.self, forKey: .limit)
+            cursor = try container.decodeIfPresent(String.self, forKey: .cursor)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            if !container.contains(.userId) {
+                user = .any
+            } else if try container.decodeNil(forKey: .userId) {
+                user = .anonymous
+            } else {
+                user = .id(try container.decode(String.self, forKey: .userId))
+            }
+            since = try container.decodeIfPresent(String.self, forKey: .since)
+            until = try container.decodeIfPresent(String.self, forKey: .until)
+        }
+    }
+
+    public typealias Result = EventPageResult
+
+    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+        let limit = try EventParams.limit(params.limit)
+        let cursor = try EventParams.cursor(params.cursor)
+        let filter = EventFilter(
+            name: params.name, user: params.user,
+            sinceMillis: try EventParams.timestamp(params.since, field: "since"),
+            untilMillis: try EventParams.timestamp(params.until, field: "until"))
+        let page = try await server.services.events.list(filter, limit: limit, after: cursor)
+        return EventPageResult(page)
+    }
+}

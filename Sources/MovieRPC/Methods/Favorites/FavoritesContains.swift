@@ -1,0 +1,26 @@
+import JSONRPC
+import MovieCore
+
+/// `favorites.contains`: which of up to 500 movies are the logged-in user's favorites, in one call (so a
+/// list draws its hearts at once): `{contains: {"550": true, "551": false}}`.
+public struct FavoritesContains: MovieMethod {
+    public static let name = "favorites.contains"
+
+    public struct Params: Decodable, Sendable {
+        public var movieIds: [Int]
+    }
+
+    public struct Result: Encodable, Sendable {
+        public var contains: [String: Bool]
+    }
+
+    public static func handle(
+        _ params: Params, server: ServerContext, request: RequestContext
+    ) async throws -> Result {
+        let ids = try FavoritesParams.movieIDs(params.movieIds)
+        let user = try await server.services.accounts.requireUser()
+        let found = try await server.services.favorites.contains(userID: user.id, movieIDs: ids)
+        let pairs = ids.map { (String($0), found.contains($0)) }
+        return Result(contains: Dictionary(pairs, uniquingKeysWith: { first, _ in first }))
+    }
+}

@@ -1,0 +1,88 @@
+import JSONRPC
+import MovieCore
+
+/// `favorites.list`: the logged-in user's favorites, newest first, from the local database (works offline).
+/// With `groupBy: "genre"`, sections with a genre header each, like a table: a movie with several genres
+/// appears under each, sections sorted by genre name, movies without a genre last under "Other" (id 0).
+public struct FavoritesList: MovieMethod {
+    public static let name = "favorites.list"
+
+    public enum Grouping: String, Decodable, Sendable {
+        case genre
+    }
+
+    public struct Params: Decodable, Sendable {
+        public var groupBy: Grouping?
+        public var posterSize: String?
+    }
+
+    public struct Section: Encodable, Sendable {
+        public var genre: Genre
+        public var movies: [FavoriteWire]
+    }
+
+    /// `{favorites}` or, grouped, `{sections}`.
+    public enum Result: Encodable, Sendable {
+        case favorites([FavoriteWire])
+        case sections([Section])
+
+        enum CodingKeys: String, CodingKey { case favorites, sections }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .favorites(let favorites): try container.encode(favorites, forKey: .favorites)
+            case .sections(let sections): try container.encode(sections, forKey: .sections)
+            }
+        }
+    }
+
+    /// The header of movies without a genre.
+    static let otherGenre = Genre(id: 0, name: "Other")
+
+    public static func handle(
+        _ params: Params, server: ServerContext, request: RequestContext
+    ) async throws -> Result {
+        let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
+        let user = try await server.services.accounts.requireUser()
+        let favorites = try await server.services.favorites.list(userID: user.id)
+        guard params.groupBy == .genre else {
+            return .favorites(favorites.map { FavoriteWire($0, sizes: sizes) })
+        }
+        let names = await genreNames(server.services.repository)
+        return .sections(group(favorites, names: names, sizes: sizes))
+    }
+
+    /// Sections by genre; `favorites` is newest first and each section keeps that order.
+    static func group(_ favorites: [Favorite], names: [Int: String], sizes: ImageSizes) -> [Section] {
+        var byGenre: [Int: [FavoriteWire]] = [:]
+        var other: [FavoriteWire] = []
+        for favorite in favorites {
+            let wire = FavoriteWire(favorite, sizes: sizes)
+            let genreIDs = Set(favorite.movie.genreIds)
+            if genreIDs.isEmpty { other.append(wire) }
+            for id in genreIDs { byGenre[id, default: []].append(wire) }
+        }
+        var sections = byGenre.map { id, movies in
+            Section(genre: Genre(id: id, name: names[id] ?? "Genre \(id)"), movies: movies)
+        }
+        sections.sort { ($0.genre.name, $0.genre.id) < ($1.genre.name, $1.genre.id) }
+        if !other.isEmpty { sections.append(Section(genre: otherGenre, movies: other)) }
+        return sections
+    }
+
+    /// Genre names from the repository (its cache when offline), else the demo catalog's names, which
+    /// are TMDB's.
+    static func genreNames(_ repository: MovieRepository) async -> [Int: String] {
+        var names = Dictionary(DemoCatalog.embedded.genres.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let policy: CachePolicy = await repository.isOffline ? .cacheOnly : .cacheFirst
+        do {
+            for genre in try await repository.genres(language: nil, policy: policy).value {
+                names[genre.id] = genre.name
+            }
+        } catch {
+            // The demo names stand in; a list must not fail for want of headers.
+        }
+        return names
+    }
+}

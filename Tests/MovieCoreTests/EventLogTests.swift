@@ -1,0 +1,522 @@
+import Foundation
+import SQLiteStore
+import Testing
+
+@testable import MovieCore
+
+/// A store in a fresh temporary directory and an event log on it; the directory is removed at the end.
+private final class EventLogFixture {
+    let directory: DataDirectory
+    let store: MovieStore
+    let log: EventLog
+
+    init(
+        _ configuration: EventLogConfiguration = EventLogConfiguration(flushInterval: .seconds(3600)),
+        tuning: EventQueries.SearchTuning = EventQueries.SearchTuning()
+    ) throws {
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("EventLogTests-\(UUID().uuidString)").path
+        directory = DataDirectory(path: path)
+        store = try MovieStore(directory: directory)
+        log = EventLog(database: store.database, configuration: configuration, searchTuning: tuning)
+    }
+
+    /// Another log on a newly opened store in the same directory, as after a restart.
+    func reopened() throws -> EventLog {
+        EventLog(database: try MovieStore(directory: directory).database)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory.path)
+    }
+}
+
+private let base: Int64 = 1_780_000_000_000  // 2026-05-28
+
+/// Every event of the log, newest first, paging with `limit`.
+private func allEvents(_ log: EventLog, limit: Int = 500, filter: EventFilter = EventFilter()) async throws
+    -> [StoredEvent]
+{
+    var events: [StoredEvent] = []
+    var cursor: EventCursor?
+    repeat {
+        let page = try await log.list(filter, limit: limit, after: cursor)
+        events += page.events
+        cursor = page.nextCursor
+    } while cursor != nil
+    return events
+}
+
+private func allMatches(_ log: EventLog, _ query: String, limit: Int = 100) async throws -> [StoredEvent] {
+    var events: [StoredEvent] = []
+    var cursor: EventCursor?
+    repeat {
+        let page = try await log.search(query, limit: limit, after: cursor)
+        events += page.events
+        cursor = page.nextCursor
+    } while cursor != nil
+    return events
+}
+
+private func isNewestFirst(_ events: [StoredEvent]) -> Bool {
+    zip(events, events.dropFirst()).allSatisfy { ($0.timestampMillis, $0.id) > ($1.timestampMillis, $1.id) }
+}
+
+private func problems(of error: any Error) -> [FieldProblem] {
+    guard case MovieError.validationFailed(let problems) = error else { return [] }
+    return problems
+}
+
+@Suite("Event log")
+struct EventLogTests {
+    // MARK: Recording
+
+    @Test("recording is buffered and written in batches")
+    func batchedRecording() async throws {
+        let fixture = try EventLogFixture(
+            EventLogConfiguration(batchSize: 10, flushInterval: .seconds(3600), maxPending: 100))
+        let log = fixture.log
+        for page in 1...9 {
+            await log.record(.popularOpened(page: page), userID: nil)
+        }
+        #expect(log.pendingCount == 9)
+        #expect(try await log.storedCount() == 0)
+
+        await log.record(.popularOpened(page: 10), userID: nil)  // the 10th starts a batch write
+        await log.waitForQueuedWrites()
+        #expect(log.pendingCount == 0)
+        #expect(try await log.storedCount() == 10)
+
+        let events = try await allEvents(log)
+        #expect(Set(events.compactMap { event -> Int? in
+            guard case .int(let page) = event.params["page"] else { return nil }
+            return page
+        }) == Set(1...10))
+        #expect(events.allSatisfy { $0.name == "popular.opened" && $0.userID == nil })
+    }
+
+    @Test("a recorded event is written after the flush interval without any read")
+    func intervalFlush() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(flushInterval: .milliseconds(20)))
+        await fixture.log.record(.genresOpened, userID: "u1")
+        await fixture.log.record(.movieViewed(movieID: 550), userID: "u1")
+        let timer = try #require(fixture.log.scheduledFlush)
+        await timer.value
+        #expect(fixture.log.pendingCount == 0)
+        #expect(try await fixture.log.storedCount() == 2)
+    }
+
+    @Test("recording waits for a flush once maxPending events wait")
+    func backpressure() async throws {
+        let fixture = try EventLogFixture(
+            EventLogConfiguration(batchSize: 1000, flushInterval: .seconds(3600), maxPending: 1000))
+        for index in 0..<1000 {
+            await fixture.log.record(name: "bulk", params: ["i": .int(index)], userID: nil, timestampMillis: base)
+        }
+        #expect(fixture.log.pendingCount == 0)
+        #expect(try await fixture.log.storedCount() == 1000)
+    }
+
+    @Test("close flushes the buffer: nothing is lost, and later records are written through")
+    func closeFlushes() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(batchSize: 5000, flushInterval: .seconds(3600)))
+        for index in 0..<700 {
+            await fixture.log.record(
+                name: "movie.viewed", params: ["movieId": .int(index)], userID: nil,
+                timestampMillis: base + Int64(index))
+        }
+        #expect(try await fixture.log.storedCount() == 0)
+        await fixture.log.close()
+        #expect(try await fixture.log.storedCount() == 700)
+
+        await fixture.log.record(.latestOpened, userID: nil)
+        #expect(fixture.log.pendingCount == 0)
+        await fixture.log.close()  // twice is harmless
+
+        let restarted = try fixture.reopened()
+        let events = try await allEvents(restarted)
+        #expect(events.count == 701)
+        #expect(Set(events.filter { $0.name == "movie.viewed" }.compactMap { $0.params["movieId"] })
+            == Set((0..<700).map { EventValue.int($0) }))
+    }
+
+    @Test("reads flush first, so they see everything recorded")
+    func readsFlush() async throws {
+        let fixture = try EventLogFixture()
+        await fixture.log.record(.genreOpened(genreID: 28), userID: "u1")
+        let page = try await fixture.log.list(limit: 10)
+        #expect(page.events.map(\.name) == ["genre.opened"])
+        #expect(page.events.first?.params == ["genreId": .int(28)])
+        #expect(page.events.first?.userID == "u1")
+        #expect(page.nextCursor == nil)
+        await fixture.log.record(.genresOpened, userID: nil)
+        let found = try await fixture.log.search("genres", limit: 10)
+        #expect(found.events.map(\.name) == ["genres.opened"])
+    }
+
+    // MARK: Paging
+
+    @Test("keyset paging through thousands of events while others are recorded: no duplicate, no gap")
+    func pagingWhileRecording() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(batchSize: 64, flushInterval: .milliseconds(5)))
+        let log = fixture.log
+        // Three events per millisecond, so that ties are broken by id.
+        for index in 0..<3000 {
+            await log.record(
+                name: index % 2 == 0 ? "movie.viewed" : "popular.opened", params: ["n": .int(index)],
+                userID: nil, timestampMillis: base + Int64(index / 3))
+        }
+        try await log.flush()
+        let original = try await allEvents(log)
+        #expect(original.count == 3000)
+
+        let writer = Task {
+            for index in 0..<600 {
+                // Newer events, events inside the range already paged, and explicit adds.
+                await log.record(
+                    name: "late", params: ["n": .int(index)], userID: nil,
+                    timestampMillis: index % 2 == 0 ? base + 5000 + Int64(index) : base + Int64(index))
+                if index % 100 == 0 {
+                    _ = try await log.add(name: "added", timestampMillis: base + 2000, params: [:], userID: nil)
+                }
+            }
+        }
+        var seen: [StoredEvent] = []
+        var cursor: EventCursor?
+        var pages = 0
+        repeat {
+            let page = try await log.list(limit: 37, after: cursor)
+            #expect(page.events.count <= 37)
+            seen += page.events
+            cursor = page.nextCursor
+            pages += 1
+            if pages % 10 == 0 { await Task.yield() }
+        } while cursor != nil
+        try await writer.value
+
+        #expect(Set(seen.map(\.id)).count == seen.count, "no event is returned twice")
+        #expect(Set(original.map(\.id)).isSubset(of: Set(seen.map(\.id))), "every earlier event is returned")
+        #expect(isNewestFirst(seen))
+        #expect(pages >= 3000 / 37)
+    }
+
+    @Test("filters by name, user and time, paging inside the filter")
+    func filters() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        for index in 0..<300 {
+            let user: String? = index % 3 == 0 ? nil : (index % 3 == 1 ? "alice" : "bob")
+            await log.record(
+                name: index % 5 == 0 ? "genre.opened" : "movie.viewed", params: ["n": .int(index)], userID: user,
+                timestampMillis: base + Int64(index) * 1000)
+        }
+        let genre = try await allEvents(log, limit: 7, filter: EventFilter(name: "genre.opened"))
+        #expect(genre.count == 60 && genre.allSatisfy { $0.name == "genre.opened" } && isNewestFirst(genre))
+
+        let anonymous = try await allEvents(log, limit: 11, filter: EventFilter(user: .anonymous))
+        #expect(anonymous.count == 100 && anonymous.allSatisfy { $0.userID == nil })
+        let alice = try await allEvents(log, limit: 11, filter: EventFilter(user: .id("alice")))
+        #expect(alice.count == 100 && alice.allSatisfy { $0.userID == "alice" })
+
+        let window = try await allEvents(
+            log, limit: 9, filter: EventFilter(sinceMillis: base + 100_000, untilMillis: base + 200_000))
+        #expect(window.count == 100)
+        #expect(window.first?.timestampMillis == base + 199_000 && window.last?.timestampMillis == base + 100_000)
+
+        let combined = try await allEvents(
+            log, filter: EventFilter(name: "genre.opened", user: .id("bob"), sinceMillis: base + 150_000))
+        #expect(combined.map { $0.params["n"] } == stride(from: 295, through: 150, by: -5)
+            .filter { $0 % 3 == 2 }.map { EventValue.int($0) })
+        #expect(try await log.list(EventFilter(name: "nothing"), limit: 10).events.isEmpty)
+    }
+
+    @Test("cursor tokens round-trip and junk is refused")
+    func cursorTokens() {
+        let cursor = EventCursor(timestampMillis: -12_345, id: 987_654_321)
+        #expect(EventCursor(token: cursor.token) == cursor)
+        #expect(!cursor.token.contains("=") && !cursor.token.contains("/") && !cursor.token.contains("+"))
+        for junk in ["", "abc", "e1.1.2", cursor.token + "x", String(repeating: "A", count: 200), "ZTIuMS4y"] {
+            #expect(EventCursor(token: junk) == nil, "\(junk)")
+        }
+        #expect(EventCursor(token: "ZTEuMS4y") == EventCursor(timestampMillis: 1, id: 2))  // "e1.1.2"
+    }
+
+    // MARK: Search
+
+    @Test("search reaches records far past the first page, on the scan and on the index path")
+    func searchReachesOldRecords() async throws {
+        for tuning in [
+            EventQueries.SearchTuning(),
+            EventQueries.SearchTuning(scanBudget: 32, maxCandidates: 50),
+        ] {
+            let fixture = try EventLogFixture(tuning: tuning)
+            let log = fixture.log
+            await log.record(
+                name: "movie.viewed", params: ["title": .string("The Needle-Zq Affair")], userID: nil,
+                timestampMillis: base)
+            for index in 1..<5000 {
+                await log.record(.popularOpened(page: index % 10 + 1), userID: nil)
+            }
+            for query in ["needle-zq", "NEEDLE", "zq", "Z", "e-z"] {
+                let page = try await log.search(query, limit: 5)
+                #expect(page.events.count == 1, "\(query)")
+                #expect(page.events.first?.timestampMillis == base)
+                #expect(page.nextCursor == nil)
+            }
+            let popular = try await allMatches(log, "Popular.Open", limit: 500)
+            #expect(popular.count == 4999 && isNewestFirst(popular))
+            #expect(try await log.search("nowhere", limit: 5).events.isEmpty)
+        }
+    }
+
+    @Test("search agrees with a plain substring check, whichever path it takes")
+    func searchMatchesDefinition() async throws {
+        var expected: [(name: String, params: [String: EventValue])] = []
+        let words = ["alpha", "beta", "gamma", "Delta", "ÉCLAIR", "x"]
+        for index in 0..<1500 {
+            let params: [String: EventValue] = [
+                "word": .string(words[index % words.count] + String(index % 7)),
+                "n": .int(index % 13),
+                "tags": .array([.string(words[(index / 7) % words.count]), .bool(index % 2 == 0), .double(0.5)]),
+            ]
+            expected.append((index % 4 == 0 ? "genre.opened" : "movie.viewed", params))
+        }
+        let queries = ["alpha", "ALPHA3", "ta1", "éclair", "l", "12", "0.5", "true", "genre", "a2", "viewed",
+                       "word", "gamma6", "x4"]
+        for tuning in [
+            EventQueries.SearchTuning(),
+            EventQueries.SearchTuning(scanBudget: 16, maxCandidates: 100),
+            EventQueries.SearchTuning(scanBudget: 16, maxCandidates: 100_000),
+        ] {
+            let fixture = try EventLogFixture(tuning: tuning)
+            for (index, event) in expected.enumerated() {
+                await fixture.log.record(
+                    name: event.name, params: event.params, userID: nil, timestampMillis: base + Int64(index))
+            }
+            for query in queries {
+                let needle = query.lowercased()
+                let want = expected.enumerated().filter { _, event in
+                    EventSearchText.make(name: event.name, params: event.params)
+                        .components(separatedBy: EventSearchText.separator).contains { $0.contains(needle) }
+                }.map { base + Int64($0.offset) }
+                let got = try await allMatches(fixture.log, query, limit: 97)
+                #expect(got.map(\.timestampMillis) == want.reversed(), "\(query)")
+            }
+        }
+    }
+
+    @Test("%, _, quotes and backslashes are searched literally, and JSON punctuation is not searched")
+    func literalCharacters() async throws {
+        for tuning in [EventQueries.SearchTuning(), EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 10)] {
+            let fixture = try EventLogFixture(tuning: tuning)
+            let values = ["100%", "100x", "a_b", "aXb", "it's", "its", "say \"hi\"", "say hi", "back\\slash",
+                          "backslash", "50%_off"]
+            for (index, value) in values.enumerated() {
+                _ = try await fixture.log.add(
+                    name: "note", timestampMillis: base + Int64(index), params: ["text": .string(value)],
+                    userID: nil)
+            }
+            _ = try await fixture.log.add(
+                name: "100% done", timestampMillis: base + 100, params: ["key\"": .int(1)], userID: nil)
+            let cases: [(String, [String])] = [
+                ("%", ["100%", "50%_off", "name:100% done"]),
+                ("0%", ["100%", "50%_off", "name:100% done"]),
+                ("_", ["a_b", "50%_off"]),
+                ("a_b", ["a_b"]),
+                ("%_", ["50%_off"]),
+                ("'", ["it's"]),
+                ("t's", ["it's"]),
+                ("\"", ["say \"hi\""]),
+                ("\"hi\"", ["say \"hi\""]),
+                ("\\", ["back\\slash"]),
+                ("k\\s", ["back\\slash"]),
+                ("{", []),
+                ("text", []),
+                (":", []),
+            ]
+            for (query, want) in cases {
+                let got = try await allMatches(fixture.log, query).map { event -> String in
+                    if case .string(let text) = event.params["text"] { return text }
+                    return "name:" + event.name
+                }
+                #expect(Set(got) == Set(want), "query \(query)")
+            }
+        }
+    }
+
+    @Test("the trigram expression quotes every trigram")
+    func trigramExpression() {
+        #expect(EventSearchText.trigramExpression("ab") == nil)
+        #expect(EventSearchText.trigramExpression("a\"bc") == "\"a\"\"b\" AND \"\"\"bc\"")
+        #expect(EventSearchText.trigramExpression("aaaa") == "\"aaa\"")
+        let long = String(repeating: "abcdefghij", count: 20)
+        #expect(EventSearchText.trigramExpression(long)?.components(separatedBy: " AND ").count == 10)
+        #expect(!EventSearchText.isSearchable("a\u{1F}b") && !EventSearchText.isSearchable("\u{0}"))
+        #expect(EventSearchText.isSearchable("tab\tand\nnewline"))
+    }
+
+    // MARK: Explicit changes
+
+    @Test("added events are stored at once with their params, and round-trip")
+    func addAndGet() async throws {
+        let fixture = try EventLogFixture()
+        let params: [String: EventValue] = [
+            "int": .int(-42), "double": .double(2.5), "string": .string("Ünïcode / \"quoted\""),
+            "bool": .bool(false),
+            "array": .array([.int(1), .double(0.25), .string("two"), .bool(true)]), "empty": .array([]),
+        ]
+        let added = try await fixture.log.add(
+            name: "tester.note", timestampMillis: base + 123, params: params, userID: "u7")
+        #expect(try await fixture.log.storedCount() == 1)
+        let fetched = try await fixture.log.event(id: added.id)
+        #expect(fetched == added)
+        #expect(fetched.params == params && fetched.userID == "u7" && fetched.timestampMillis == base + 123)
+    }
+
+    @Test("delete reports unknown ids, and a deleted event is not found")
+    func deleteThenGet() async throws {
+        let fixture = try EventLogFixture()
+        let first = try await fixture.log.add(name: "a", timestampMillis: base, params: [:], userID: nil)
+        let second = try await fixture.log.add(name: "b", timestampMillis: base + 1, params: [:], userID: nil)
+        await fixture.log.record(.latestOpened, userID: nil)
+        let latest = try await fixture.log.list(EventFilter(name: "latest.opened"), limit: 1)
+        let recorded = try #require(latest.events.first)
+
+        let deletion = try await fixture.log.delete(ids: [first.id, 999_999, first.id, recorded.id, -1])
+        #expect(deletion.deleted == [first.id, recorded.id])
+        #expect(deletion.notFound == [999_999, -1])
+        await #expect(throws: MovieError.notFound("event \(first.id)")) {
+            try await fixture.log.event(id: first.id)
+        }
+        #expect(try await fixture.log.event(id: second.id).name == "b")
+        #expect(try await fixture.log.search("a", limit: 10).events.map(\.id) == [])
+        #expect(try await fixture.log.delete(ids: [first.id]) == EventDeletion(deleted: [], notFound: [first.id]))
+
+        let third = try await fixture.log.add(name: "c", timestampMillis: base + 2, params: [:], userID: nil)
+        #expect(third.id > recorded.id, "ids are never reused")
+    }
+
+    @Test("every invalid input is refused with the field named", arguments: [
+        ("", [:], ["name"]),
+        (String(repeating: "n", count: 201), [:], ["name"]),
+        ("line\nbreak", [:], ["name"]),
+        ("unit\u{1F}separator", [:], ["name"]),
+        ("ok", Dictionary(uniqueKeysWithValues: (0...100).map { ("k\($0)", EventValue.int($0)) }), ["params"]),
+        ("ok", ["long": .string(String(repeating: "s", count: 10_001))], ["params.long"]),
+        ("ok", ["list": .array([.string("fine"), .string(String(repeating: "s", count: 10_001))])],
+         ["params.list[1]"]),
+        ("ok", ["nan": .double(.nan), "inf": .array([.double(.infinity)])], ["params.inf[0]", "params.nan"]),
+        ("ok", ["": .int(1)], ["params"]),
+        ("ok", [String(repeating: "k", count: 201): .int(1)], ["params"]),
+        ("", ["bad": .double(.nan)], ["name", "params.bad"]),
+    ] as [(String, [String: EventValue], [String])])
+    func validation(name: String, params: [String: EventValue], fields: [String]) async throws {
+        #expect(EventValidation.problems(name: name, params: params).map(\.field) == fields)
+        let fixture = try EventLogFixture()
+        let error = await #expect(throws: MovieError.self) {
+            try await fixture.log.add(name: name, timestampMillis: base, params: params, userID: nil)
+        }
+        #expect(problems(of: try #require(error)).map(\.field) == fields)
+        #expect(try await fixture.log.storedCount() == 0)
+    }
+
+    @Test("limits themselves are accepted")
+    func validationLimits() {
+        let params = Dictionary(uniqueKeysWithValues: (0..<100).map { ("k\($0)", EventValue.int($0)) })
+            .merging(["k0": .string(String(repeating: "é", count: 10_000))]) { $1 }
+        #expect(EventValidation.problems(name: String(repeating: "n", count: 200), params: params).isEmpty)
+        #expect(EventValidation.problems(name: "ü", params: [String(repeating: "k", count: 200): .bool(true)])
+            .isEmpty)
+    }
+
+    // MARK: Retention, stats, hints
+
+    @Test("the oldest events beyond the cap are pruned")
+    func retention() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(maxEvents: 50, batchSize: 7))
+        for index in 0..<80 {
+            await fixture.log.record(
+                name: "tick", params: ["i": .int(index)], userID: nil, timestampMillis: base + Int64(index))
+        }
+        try await fixture.log.flush()
+        var events = try await allEvents(fixture.log, limit: 13)
+        #expect(events.map { $0.params["i"] } == (30..<80).reversed().map { EventValue.int($0) })
+        #expect(try await fixture.log.stats().total == 50)
+
+        // An explicit add older than everything kept is itself the oldest.
+        _ = try await fixture.log.add(name: "old", timestampMillis: base - 1, params: [:], userID: nil)
+        _ = try await fixture.log.add(name: "new", timestampMillis: base + 1000, params: [:], userID: nil)
+        events = try await allEvents(fixture.log)
+        #expect(events.count == 50)
+        #expect(events.first?.name == "new" && !events.contains { $0.name == "old" })
+        #expect(events.last?.params["i"] == .int(31))
+        #expect(try await fixture.log.search("old", limit: 5).events.isEmpty, "pruned rows leave the index too")
+    }
+
+    @Test("stats count per name, overall and since a time")
+    func stats() async throws {
+        let fixture = try EventLogFixture()
+        for index in 0..<30 {
+            let name = index < 15 ? "movie.viewed" : (index < 25 ? "genre.opened" : "catalog.synced")
+            await fixture.log.record(
+                name: name, params: [:], userID: index % 2 == 0 ? nil : "u1", timestampMillis: base + Int64(index))
+        }
+        _ = try await fixture.log.add(name: "a.tie", timestampMillis: base + 100, params: [:], userID: nil)
+        _ = try await fixture.log.add(name: "b.tie", timestampMillis: base + 100, params: [:], userID: nil)
+        var stats = try await fixture.log.stats()
+        #expect(stats.counts.map(\.name) == ["movie.viewed", "genre.opened", "catalog.synced", "a.tie", "b.tie"])
+        #expect(stats.counts.map(\.count) == [15, 10, 5, 1, 1])
+        #expect(stats.total == 32)
+
+        stats = try await fixture.log.stats(sinceMillis: base + 20)
+        #expect(stats.counts == [
+            EventStats.Count(name: "catalog.synced", count: 5), EventStats.Count(name: "genre.opened", count: 5),
+            EventStats.Count(name: "a.tie", count: 1), EventStats.Count(name: "b.tie", count: 1),
+        ])
+        #expect(stats.total == 12)
+
+        let viewed = try await allEvents(fixture.log, filter: EventFilter(name: "movie.viewed"))
+        _ = try await fixture.log.delete(ids: viewed.map(\.id))
+        #expect(try await fixture.log.stats().counts.contains { $0.name == "movie.viewed" } == false)
+    }
+
+    @Test("hints list the features a user never used, per user")
+    func hints() async throws {
+        let fixture = try EventLogFixture()
+        let everyHint = ["popular", "genres", "details", "favorites", "offline"]
+        #expect(try await fixture.log.hints(userID: nil).map(\.id) == everyHint)
+        await fixture.log.record(.popularOpened(page: 1), userID: nil)
+        await fixture.log.record(.movieViewed(movieID: 550), userID: "u1")
+        await fixture.log.record(.favoriteAdded(movieID: 550), userID: "u1")
+        #expect(try await fixture.log.hints(userID: nil).map(\.id) == ["genres", "details", "favorites", "offline"])
+        #expect(try await fixture.log.hints(userID: "u1").map(\.id) == ["popular", "genres", "offline"])
+        #expect(try await fixture.log.hints(userID: "u2").count == 5)
+
+        let popular = try await fixture.log.list(EventFilter(name: "popular.opened"), limit: 5).events.map(\.id)
+        _ = try await fixture.log.delete(ids: popular)
+        #expect(try await fixture.log.hints(userID: nil).first?.method == "movies.popular")
+    }
+
+    @Test("hint rules refer to registered event names")
+    func hintRules() {
+        for rule in HintRules.all {
+            #expect(AppEvent.allNames.contains(rule.eventName), "\(rule.eventName)")
+        }
+        #expect(Set(HintRules.all.map(\.hint.id)).count == HintRules.all.count)
+    }
+
+    // MARK: Time
+
+    @Test("timestamps keep their millisecond exactly")
+    func timestamps() throws {
+        for text in ["2026-11-30T08:10:00.123Z", "1969-12-31T23:59:59.999Z", "2000-02-29T00:00:00.001Z",
+                     "9999-12-31T23:59:59.999Z"] {
+            let millis = try #require(EventTime.parse(text))
+            #expect(EventTime.string(millis: millis) == text)
+        }
+        #expect(EventTime.parse("2026-11-30T08:10:00.1239Z").map(EventTime.string) == "2026-11-30T08:10:00.123Z")
+        #expect(EventTime.parse("2026-11-30T10:10:00+02:00").map(EventTime.string) == "2026-11-30T08:10:00.000Z")
+        #expect(EventTime.parse("yesterday") == nil)
+        #expect(EventTime.parse("2026-11-30T08:10:00.000Z") == 1_796_026_200_000)
+    }
+}

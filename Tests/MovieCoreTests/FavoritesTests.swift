@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import MovieCore
+
+@Suite struct FavoritesTests {
+    let harness: AccountsHarness
+    let accounts: AccountService
+    var favorites: FavoritesStore { harness.favorites }
+
+    init() throws {
+        harness = try AccountsHarness()
+        accounts = harness.service()
+    }
+
+    /// A movie summary as the catalog gives it.
+    static func movie(_ id: Int, genres: [Int] = [18]) -> MovieSummary {
+        MovieSummary(
+            id: id, title: "Movie \(id)", originalTitle: "Movie \(id)", overview: "About \(id)",
+            releaseDate: "1999-10-15", genreIds: genres, voteAverage: 8.4, voteCount: 26_280, popularity: 61.4,
+            adult: false, originalLanguage: "en", posterPath: "/p\(id).jpg", backdropPath: nil)
+    }
+
+    @Test func addingTwiceFailsAndStoresOne() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let added = try await favorites.add(userID: user.id, movie: Self.movie(550))
+        #expect(added.movieID == 550)
+        #expect(added.movie == Self.movie(550))
+        let error = await movieError { try await favorites.add(userID: user.id, movie: Self.movie(550)) }
+        #expect(error == .alreadyFavorite(movieID: 550))
+        #expect(try await favorites.count(userID: user.id) == 1)
+    }
+
+    @Test func concurrentAddsStoreOne() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let errors = await withTaskGroup(of: MovieError?.self) { group in
+            for _ in 0..<5 {
+                group.addTask { await movieError { try await favorites.add(userID: user.id, movie: Self.movie(550)) } }
+            }
+            var errors: [MovieError?] = []
+            for await error in group { errors.append(error) }
+            return errors
+        }
+        #expect(errors.filter { $0 == nil }.count == 1)
+        #expect(errors.filter { $0 == .alreadyFavorite(movieID: 550) }.count == 4)
+        #expect(try await favorites.count(userID: user.id) == 1)
+    }
+
+    @Test func listIsNewestFirstAndKeepsTheSummary() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        try await favorites.add(userID: user.id, movie: Self.movie(1), at: start)
+        let later = start.addingTimeInterval(60)
+        try await favorites.add(userID: user.id, movie: Self.movie(2, genres: [28, 12]), at: later)
+        try await favorites.add(userID: user.id, movie: Self.movie(3, genres: []), at: start.addingTimeInterval(60))
+        let list = try await favorites.list(userID: user.id)
+        #expect(list.map(\.movieID) == [3, 2, 1])
+        #expect(list[1].movie == Self.movie(2, genres: [28, 12]))
+        #expect(list[2].addedAt == start)
+    }
+
+    @Test func removeAndContains() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        try await favorites.add(userID: user.id, movie: Self.movie(550))
+        try await favorites.add(userID: user.id, movie: Self.movie(13))
+        #expect(try await favorites.contains(userID: user.id, movieIDs: [550, 13, 1, 550]) == [550, 13])
+        #expect(try await favorites.contains(userID: user.id, movieIDs: Array(1...500)) == [13])
+        try await favorites.remove(userID: user.id, movieID: 550)
+        #expect(await movieError { try await favorites.remove(userID: user.id, movieID: 550) }
+            == .notFound("favorite movie 550"))
+        #expect(try await favorites.isFavorite(userID: user.id, movieID: 550) == false)
+        #expect(try await favorites.list(userID: user.id).map(\.movieID) == [13])
+    }
+
+    @Test func usersNeverSeeOrChangeEachOthersFavorites() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let bob = try await accounts.register(email: "bob@example.com", password: "pw2")
+        try await favorites.add(userID: ada.id, movie: Self.movie(550))
+        try await favorites.add(userID: bob.id, movie: Self.movie(13))
+        // The same movie for both is two favorites, not a conflict.
+        try await favorites.add(userID: bob.id, movie: Self.movie(550))
+        #expect(try await favorites.list(userID: ada.id).map(\.movieID) == [550])
+        #expect(try await favorites.contains(userID: ada.id, movieIDs: [13, 550]) == [550])
+        #expect(await movieError { try await favorites.remove(userID: ada.id, movieID: 13) }
+            == .notFound("favorite movie 13"))
+        try await favorites.remove(userID: bob.id, movieID: 550)
+        #expect(try await favorites.list(userID: ada.id).map(\.movieID) == [550])
+        #expect(try await favorites.list(userID: bob.id).map(\.movieID) == [13])
+    }
+
+    @Test func favoritesOfAnUnknownUserAreRefused() async throws {
+        let error = await movieError { try await favorites.add(userID: "nobody", movie: Self.movie(550)) }
+        #expect(error == .loginRequired)
+    }
+
+    @Test func favoritesSurviveARestart() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        try await favorites.add(userID: user.id, movie: Self.movie(550))
+        let reopened = FavoritesStore(database: try MovieStore(directory: harness.directory).database)
+        #expect(try await reopened.list(userID: user.id).map(\.movie) == [Self.movie(550)])
+    }
+}

@@ -1,0 +1,166 @@
+"""Favorites over real pipes: add/remove/list/contains, duplicates, grouping by genre, isolation between
+users, offline use across restarts, and the login requirement. The demo catalog (no TMDB credential)
+needs no network."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Dict, Optional
+
+import pytest
+
+from movie_rpc import RpcError
+
+LOCAL: Dict[str, Optional[str]] = {
+    "MOVIE_RPC_PASSWORD_ITERATIONS": "1000", "FIREBASE_API_KEY": None, "FIREBASE_AUTH_EMULATOR_HOST": None,
+}
+FIGHT_CLUB, FORREST_GUMP, BLACK_PHONE = 550, 13, 756999
+
+
+def error_of(call, *args, **kwargs) -> RpcError:
+    with pytest.raises(RpcError) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+def count(home: Path, sql: str, *args) -> int:
+    connection = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=10)
+    try:
+        return connection.execute(sql, args).fetchone()[0]
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def start(make_client):
+    def start(env: Optional[Dict[str, Optional[str]]] = None, **options):
+        changes = dict(LOCAL)
+        changes.update(env or {})
+        return make_client(env=changes, **options)
+    return start
+
+
+@pytest.fixture
+def ada(start):
+    client = start()
+    client.auth_register("ada@example.com", "pw-ada")
+    return client
+
+
+def ids(listing) -> list:
+    return [favorite["movieId"] for favorite in listing["favorites"]]
+
+
+def test_add_returns_the_favorite_with_its_movie(ada):
+    favorite = ada.favorites_add(FIGHT_CLUB)
+    assert set(favorite) == {"movieId", "addedAt", "movie"}
+    assert favorite["movieId"] == FIGHT_CLUB
+    assert favorite["movie"]["id"] == FIGHT_CLUB and favorite["movie"]["title"] == "Fight Club"
+    assert favorite["movie"]["posterUrl"].startswith("https://image.tmdb.org/t/p/w500/")
+    assert ada.favorites_list() == {"favorites": [favorite]}
+
+
+def test_adding_twice_is_refused_and_nothing_is_duplicated(ada, home):
+    ada.favorites_add(FIGHT_CLUB)
+    error = error_of(ada.favorites_add, FIGHT_CLUB)
+    assert error.code == -32020 and error.kind == "alreadyFavorite" and error.data["movieId"] == FIGHT_CLUB
+    assert ids(ada.favorites_list()) == [FIGHT_CLUB]
+    assert count(home, "SELECT count(*) FROM favorites") == 1
+
+
+def test_concurrent_adds_store_one(ada, home):
+    pending = [ada.request_async("favorites.add", {"movieId": FORREST_GUMP}) for _ in range(6)]
+    outcomes = []
+    for request in pending:
+        try:
+            outcomes.append(ada.wait(request)["movieId"])
+        except RpcError as error:
+            outcomes.append(error.code)
+    assert sorted(outcomes, key=str) == sorted([FORREST_GUMP] + [-32020] * 5, key=str)
+    assert count(home, "SELECT count(*) FROM favorites") == 1
+
+
+def test_unknown_movies_and_missing_favorites_are_not_found(ada):
+    error = error_of(ada.favorites_add, 99999999)
+    assert error.code == -32021 and error.kind == "notFound"
+    error = error_of(ada.favorites_remove, FIGHT_CLUB)
+    assert error.code == -32021
+    assert error_of(ada.favorites_add, 0).code == -32602
+    assert error_of(ada.call, "favorites.add", {"movieId": "550"}).code == -32602
+
+
+def test_remove_then_add_again(ada):
+    ada.favorites_add(FIGHT_CLUB)
+    ada.favorites_add(FORREST_GUMP)
+    assert ada.favorites_remove(FIGHT_CLUB) == {"movieId": FIGHT_CLUB, "removed": True}
+    assert ids(ada.favorites_list()) == [FORREST_GUMP]
+    ada.favorites_add(FIGHT_CLUB)
+    assert ids(ada.favorites_list()) == [FIGHT_CLUB, FORREST_GUMP]  # newest first
+
+
+def test_list_grouped_by_genre_is_a_table_with_headers(ada):
+    ada.favorites_add(FIGHT_CLUB)     # Drama
+    ada.favorites_add(FORREST_GUMP)   # Comedy, Drama, Romance
+    ada.favorites_add(BLACK_PHONE)    # Horror, Thriller
+    sections = ada.favorites_list(groupBy="genre", posterSize="w92")["sections"]
+    by_name = {section["genre"]["name"]: [f["movieId"] for f in section["movies"]] for section in sections}
+    assert by_name == {"Comedy": [FORREST_GUMP], "Drama": [FORREST_GUMP, FIGHT_CLUB], "Horror": [BLACK_PHONE],
+                       "Romance": [FORREST_GUMP], "Thriller": [BLACK_PHONE]}
+    assert [section["genre"]["name"] for section in sections] == sorted(by_name)
+    assert {section["genre"]["id"] for section in sections} == {35, 18, 27, 10749, 53}
+    poster = sections[0]["movies"][0]["movie"]["posterUrl"]
+    assert poster.startswith("https://image.tmdb.org/t/p/w92/")
+    assert error_of(ada.favorites_list, groupBy="year").code == -32602
+    assert error_of(ada.favorites_list, posterSize="w1").code == -32602
+
+
+def test_contains_answers_every_requested_id(ada):
+    ada.favorites_add(FIGHT_CLUB)
+    ada.favorites_add(FORREST_GUMP)
+    assert ada.favorites_contains([FIGHT_CLUB, 1, FORREST_GUMP]) == {
+        "contains": {"550": True, "1": False, "13": True}}
+    many = ada.favorites_contains(list(range(1, 501)))["contains"]
+    assert len(many) == 500 and [key for key, value in many.items() if value] == ["13"]
+    for bad in ([], list(range(1, 502)), [0], [-5]):
+        assert error_of(ada.favorites_contains, bad).code == -32602
+
+
+def test_users_never_see_or_change_each_others_favorites(ada):
+    ada.favorites_add(FIGHT_CLUB)
+    ada.auth_logout()
+    bob = ada.auth_register("bob@example.com", "pw-bob")["user"]
+    assert ada.favorites_list() == {"favorites": []}
+    assert ada.favorites_contains([FIGHT_CLUB]) == {"contains": {"550": False}}
+    assert error_of(ada.favorites_remove, FIGHT_CLUB).code == -32021
+    ada.favorites_add(FIGHT_CLUB)  # the same movie is Bob's own favorite, not a duplicate
+    ada.favorites_add(FORREST_GUMP)
+    assert ids(ada.favorites_list()) == [FORREST_GUMP, FIGHT_CLUB]
+    ada.auth_login("ada@example.com", "pw-ada")
+    assert ids(ada.favorites_list()) == [FIGHT_CLUB]
+    assert ada.auth_status()["user"]["id"] != bob["id"]
+
+
+def test_favorites_work_offline_across_restarts(start, home):
+    client = start()
+    client.auth_register("ada@example.com", "pw-ada")
+    for movie in (FIGHT_CLUB, FORREST_GUMP, BLACK_PHONE):
+        client.favorites_add(movie)
+    listing = client.favorites_list()
+    grouped = client.favorites_list(groupBy="genre")
+    client.close()
+    # Restarted with TMDB configured but unreachable: the list comes from the database alone.
+    offline = start({"TMDB_API_KEY": "offline-test-key", "TMDB_BASE_URL": "http://127.0.0.1:1/3"})
+    assert offline.favorites_list() == listing
+    assert offline.favorites_list(groupBy="genre") == grouped
+    assert offline.favorites_contains([FIGHT_CLUB, 1]) == {"contains": {"550": True, "1": False}}
+    assert offline.favorites_remove(BLACK_PHONE)["removed"] is True
+    assert ids(offline.favorites_list()) == [FORREST_GUMP, FIGHT_CLUB]
+
+
+def test_every_favorites_method_needs_a_logged_in_user(start):
+    client = start()
+    calls = [(client.favorites_add, (FIGHT_CLUB,)), (client.favorites_remove, (FIGHT_CLUB,)),
+             (client.favorites_list, ()), (client.favorites_contains, ([FIGHT_CLUB],))]
+    for call, args in calls:
+        error = error_of(call, *args)
+        assert error.code == -32011 and error.kind == "loginRequired", call
