@@ -2,7 +2,7 @@
 """Benchmarks for movie-rpc's release binary, with a minimal Python JSON loop as the reference.
 
     python3 bench/bench.py                 # everything; prints a Markdown table
-    python3 bench/bench.py --only protocol # one section: protocol, catalog
+    python3 bench/bench.py --only protocol # one section: protocol, catalog, accounts, events
 
 Measures over real pipes (newline framing): time from spawn to first response, sequential round trip
 p50/p99, pipelined throughput, peak RSS (VmHWM), and the catalog figures against the fake TMDB server.
@@ -182,7 +182,134 @@ def catalog_section(binary: str, quick: bool) -> list[tuple]:
     return rows
 
 
-SECTIONS = {"protocol": protocol_section, "catalog": catalog_section}
+def fresh_env(**extra) -> dict:
+    env = {**os.environ, "MOVIE_RPC_HOME": tempfile.mkdtemp(prefix="bench-home-")}
+    for key in ("TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "MOVIE_RPC_PASSWORD_ITERATIONS", "MOVIE_RPC_RECORD_EVENTS"):
+        env.pop(key, None)
+    env.update(extra)
+    return env
+
+
+def ok(reply: bytes) -> dict:
+    message = json.loads(reply)
+    if "error" in message:
+        raise RuntimeError(f"error reply: {message['error']}")
+    return message["result"]
+
+
+def accounts_section(binary: str, quick: bool) -> list[tuple]:
+    from fake_tmdb import FakeTMDB
+
+    rows = []
+    # Login at the default password cost (PBKDF2-HMAC-SHA256, 600,000 iterations).
+    pipe = Pipe([binary], fresh_env())
+    ok(pipe.call(request("auth.register", params={"email": "bench@example.com", "password": "correct horse"})))
+    times = []
+    for _ in range(3 if quick else 7):
+        ok(pipe.call(request("auth.logout")))
+        start = time.perf_counter()
+        ok(pipe.call(request("auth.login", params={"email": "bench@example.com", "password": "correct horse"})))
+        times.append((time.perf_counter() - start) * 1000)
+    rows.append(("accounts", "auth.login at the default cost (PBKDF2-SHA256, 600,000 iterations), median",
+                 f"{statistics.median(times):.0f} ms", "a few hundred ms"))
+    pipe.close()
+
+    # 1,000 favorites: more movies than the demo catalog has, so a fake TMDB makes them up.
+    fake = FakeTMDB(api_key="bench-key", synthetic=True).start()
+    pipe = Pipe([binary], fresh_env(TMDB_API_KEY="bench-key", TMDB_BASE_URL=fake.base_url,
+                                    MOVIE_RPC_PASSWORD_ITERATIONS="1000"))
+    ok(pipe.call(request("auth.register", params={"email": "fav@example.com", "password": "secret!"})))
+    count = 1000
+    ids = [10_000_000 + i for i in range(count)]
+    data = b"".join(request("favorites.add", i, {"movieId": movie}) for i, movie in enumerate(ids))
+    writer = threading.Thread(target=pipe.send, args=(data,))
+    writer.start()
+    for _ in ids:
+        ok(pipe.line())
+    writer.join()
+    n = 200 if quick else 1000
+    seq = sequential(pipe, request("favorites.list"), n, warmup=20)
+    assert len(ok(pipe.call(request("favorites.list")))["favorites"]) == count
+    rows.append(("accounts", "favorites.list with 1,000 favorites p50 / p99",
+                 f"{seq['p50_us'] / 1000:.2f} / {seq['p99_us'] / 1000:.2f} ms", "p50 ≤ 2 ms"))
+    seq = sequential(pipe, request("favorites.contains", params={"movieIds": ids[::10]}), n, warmup=20)
+    rows.append(("accounts", "favorites.contains for 100 ids p50 / p99",
+                 f"{seq['p50_us'] / 1000:.2f} / {seq['p99_us'] / 1000:.2f} ms", "p50 ≤ 1 ms"))
+    pipe.close()
+    fake.stop()
+    return rows
+
+
+def fill_events(database: pathlib.Path, count: int) -> None:
+    """Fills the events table directly (the server's own triggers keep counters and the search index),
+    because a million events.add calls would take minutes; events.add itself is measured separately."""
+    import random
+    import sqlite3
+
+    names = ["genres.opened", "genre.opened", "popular.opened", "latest.opened", "movie.viewed",
+             "favorite.added", "favorite.removed", "user.loggedIn", "catalog.synced"]
+    rng = random.Random(7)
+    base = 1_700_000_000_000
+    with sqlite3.connect(database) as db:
+        rows = []
+        for i in range(count):
+            name = names[rng.randrange(len(names))]
+            value = rng.randrange(1_000_000)
+            params = json.dumps({"movieId": value}) if name.startswith(("movie", "favorite")) else "{}"
+            search = f"{name} {value}" if params != "{}" else name
+            rows.append((name, base + i * 10, "u-bench" if i % 3 else None, params, search.lower()))
+            if len(rows) == 50_000:
+                db.executemany("INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, ?, ?, ?)", rows)
+                rows = []
+        if rows:
+            db.executemany("INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def events_section(binary: str, quick: bool) -> list[tuple]:
+    rows = []
+    count = 100_000 if quick else 1_000_000
+    env = fresh_env()
+    home = pathlib.Path(env["MOVIE_RPC_HOME"])
+    Pipe([binary], env).close()  # creates the schema
+    started = time.perf_counter()
+    fill_events(home / "movie-rpc.sqlite", count)
+    fill_s = time.perf_counter() - started
+    pipe = Pipe([binary], env)
+    n = 300 if quick else 1000
+    first = sequential(pipe, request("events.list", params={"limit": 50}), n, warmup=20)
+    # Deep pages: follow cursors 200 pages in, then time fetching the next page from there.
+    cursor = None
+    for _ in range(200):
+        result = ok(pipe.call(request("events.list", params={"limit": 50, **({"cursor": cursor} if cursor else {})})))
+        cursor = result["nextCursor"]
+    deep = sequential(pipe, request("events.list", params={"limit": 50, "cursor": cursor}), n, warmup=20)
+    rows.append((f"events ({count:,} in the database)", "events.list page of 50: first / 200 pages deep, p50",
+                 f"{first['p50_us'] / 1000:.2f} / {deep['p50_us'] / 1000:.2f} ms", "p50 ≤ 2 ms"))
+    search = sequential(pipe, request("events.search", params={"query": "loggedin", "limit": 50}), n // 5, warmup=5)
+    rows.append((f"events ({count:,} in the database)", "events.search for a name substring (\"loggedin\") p50 / p99",
+                 f"{search['p50_us'] / 1000:.1f} / {search['p99_us'] / 1000:.1f} ms", "p50 ≤ 50 ms"))
+    adds = 5_000 if quick else 20_000
+    throughput = pipelined(pipe, lambda i: request("events.add", i, {"name": "bench.added", "params": {"n": i}}), adds)
+    rows.append((f"events ({count:,} in the database)", f"events.add sustained ({adds:,} pipelined)",
+                 f"{throughput:,.0f} events/s", "≥ 5,000 events/s"))
+    pipe.close()
+    size = sum(p.stat().st_size for p in home.glob("movie-rpc.sqlite*"))
+    rows.append((f"events ({count:,} in the database)", "database size per million events",
+                 f"{size / count * 1_000_000 / 2**20:.0f} MiB", f"(filled in {fill_s:.0f} s)"))
+
+    # What recording adds to a request: the same call with recording on and off.
+    timings = {}
+    for flag in ("1", "0"):
+        pipe = Pipe([binary], fresh_env(MOVIE_RPC_RECORD_EVENTS=flag))
+        timings[flag] = sequential(pipe, request("genres.list"), 2000 if quick else 5000)["p50_us"]
+        pipe.close()
+    rows.append(("events", "recording's cost: genres.list p50 with recording on − off",
+                 f"{timings['1']:.0f} − {timings['0']:.0f} = {timings['1'] - timings['0']:.0f} µs", "≤ 20 µs"))
+    return rows
+
+
+SECTIONS = {"protocol": protocol_section, "catalog": catalog_section, "accounts": accounts_section,
+            "events": events_section}
 
 
 def main() -> int:

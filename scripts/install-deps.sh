@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
-apt_packages=(libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config)
+apt_packages=(libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config neovim)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

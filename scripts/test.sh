@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test: Swift unit tests, then the pytest integration suites against the release binary.
+# Runs every test: Swift unit tests, the pytest integration suites and the Neovim plugin's headless
+# tests against the release binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -7,4 +8,6 @@ python3 scripts/embed-resources.py --check
 swift build -c release --static-swift-stdlib --product movie-rpc
 swift build --build-tests
 swift test --skip-build
-MOVIE_RPC_BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/movie-rpc" python3 -m pytest Tests/integration -q
+export MOVIE_RPC_BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/movie-rpc"
+python3 -m pytest Tests/integration -q
+bash scripts/nvim-tests.sh

@@ -27,6 +27,8 @@ public struct ServicesConfiguration: Sendable {
     public var firebase: FirebaseConfiguration?
     /// The most events the activity log keeps; the oldest beyond it are deleted.
     public var maxEvents: Int = 1_000_000
+    /// Whether the server records what the user does (an opt-out; testers' `events.add` works either way).
+    public var recordEvents = true
 
     public init(
         dataDirectory: DataDirectory, tmdbCredential: Credential? = nil, tmdbBaseURL: URL? = nil,
@@ -91,6 +93,7 @@ public final class MovieServices: Sendable {
 
     /// Records what the user did, for the current user, in the activity log. Buffered: returns at once.
     public func record(_ event: AppEvent) async {
+        guard configuration.recordEvents else { return }
         await events.record(event, userID: await currentUserID())
     }
 

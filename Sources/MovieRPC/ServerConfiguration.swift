@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var imageBaseURL: String?
     /// `MOVIE_RPC_MAX_EVENTS`: the most events the activity log keeps (default 1,000,000).
     public var maxEvents: Int = 1_000_000
+    /// `MOVIE_RPC_RECORD_EVENTS=0`: record no activity events (events.add still works).
+    public var recordEvents = true
     /// PBKDF2 iterations for new password hashes, from `MOVIE_RPC_PASSWORD_ITERATIONS` (at least 1000).
     public var passwordIterations: Int = PasswordHasher.defaultIterations
     /// Firebase Auth from `FIREBASE_API_KEY` (+ `FIREBASE_AUTH_EMULATOR_HOST`); nil → local accounts.
@@ -52,6 +54,9 @@ public struct ServerConfiguration: Sendable {
         configuration.imageBaseURL = value("TMDB_IMAGE_BASE_URL")
         if let seconds = value("MOVIE_RPC_OFFLINE_WINDOW").flatMap(Double.init) { configuration.offlineWindow = seconds }
         if let count = value("MOVIE_RPC_MAX_EVENTS").flatMap(Int.init), count > 0 { configuration.maxEvents = count }
+        if let flag = value("MOVIE_RPC_RECORD_EVENTS") {
+            configuration.recordEvents = !["0", "false", "no", "off"].contains(flag.lowercased())
+        }
         if let iterations = value("MOVIE_RPC_PASSWORD_ITERATIONS").flatMap(Int.init) {
             configuration.passwordIterations = max(PasswordHasher.minimumIterations, iterations)
         }
@@ -78,6 +83,7 @@ public struct ServerConfiguration: Sendable {
             tmdbTimeoutSeconds: tmdbTimeoutSeconds, tmdbMaxRetryAfter: tmdbMaxRetryAfter, offlineWindow: offlineWindow)
         if let imageBaseURL { services.imageBaseURL = imageBaseURL }
         services.maxEvents = maxEvents
+        services.recordEvents = recordEvents
         services.passwordIterations = passwordIterations
         services.firebase = firebase
         return services

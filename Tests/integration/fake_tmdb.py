@@ -104,7 +104,11 @@ def error_body(code: int, message: str) -> bytes:
 
 
 class FakeTMDB:
-    def __init__(self, api_key: str | None = "test-api-key", access_token: str | None = None, port: int = 0):
+    def __init__(self, api_key: str | None = "test-api-key", access_token: str | None = None, port: int = 0,
+                 synthetic: bool = False):
+        """synthetic: answer /movie/{id} for any id from 10,000,000 up with a made-up movie (benchmarks
+        need more distinct movies than the fixtures hold)."""
+        self.synthetic = synthetic
         self.api_key = api_key
         self.access_token = access_token
         self.port = port
@@ -275,6 +279,11 @@ class FakeTMDB:
             for movie in movies:
                 if tail.isdigit() and movie["id"] == int(tail):
                     return 200, details(movie, language)
+            if self.synthetic and tail.isdigit() and int(tail) >= 10_000_000:
+                number = int(tail)
+                made_up = {"id": number, "title": f"Synthetic Movie {number}", "genreIds": [28 if number % 2 else 35],
+                           "popularity": 1.0, "releaseDate": "2020-01-01", "posterPath": f"/s{number}.jpg"}
+                return 200, details(made_up, language)
         return 404, {"success": False, "status_code": 34, "status_message": "The resource you requested could not be found."}
 
     @staticmethod

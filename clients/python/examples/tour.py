@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
-"""A tour of movie-rpc: one session from server.info to favorites and the activity log.
+"""A tour of movie-rpc: one session from the catalog to an account, favorites and the activity log.
 
     MOVIE_RPC_BIN=.build/release/movie-rpc python3 clients/python/examples/tour.py
 
-Each step runs only if the server documents its methods (``rpc.discover``); the others are skipped
-with a note. Uses a throwaway data directory unless MOVIE_RPC_HOME is set. Exits 0 when every step
-that ran succeeded.
+With no TMDB credential the server answers from its embedded demo catalog, so this works offline.
+Uses a throwaway data directory unless MOVIE_RPC_HOME is set. Exits 0 when every step succeeded.
 """
 
 from __future__ import annotations
@@ -15,89 +14,90 @@ import os
 import sys
 import tempfile
 import uuid
-from typing import Any, Iterable, List, Optional
+from typing import Any, Dict, List, Optional
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from movie_rpc import Client, RpcError  # noqa: E402
 
 
-def items(result: Any, *keys: str) -> List[Any]:
-    """The list in a result: the result itself, or its first member named in ``keys`` that is a list."""
-    if isinstance(result, list):
-        return result
-    if isinstance(result, dict):
-        for key in keys:
-            if isinstance(result.get(key), list):
-                return result[key]
-    return []
+def title(movie: Dict[str, Any]) -> str:
+    year = (movie.get("releaseDate") or "")[:4]
+    return "%s (%s)" % (movie["title"], year) if year else movie["title"]
 
 
-def title(movie: Any) -> str:
-    if not isinstance(movie, dict):
-        return str(movie)
-    name = movie.get("title") or movie.get("name") or "?"
-    date = movie.get("releaseDate") or ""
-    return "%s (%s)" % (name, date[:4]) if date else name
+def movie_line(movie: Dict[str, Any]) -> str:
+    return "%-48s ★ %.1f  [id %d]" % (title(movie)[:48], movie["voteAverage"], movie["id"])
 
 
-def movie_id(movie: Any) -> Optional[int]:
-    if isinstance(movie, dict):
-        return movie.get("id") or movie.get("movieId")
-    return None
+def tour(client: Client) -> None:
+    info = client.server_info()
+    print("== %s %s: JSON-RPC %s over %s framing, %s catalog" % (
+        info["name"], info["version"], info["protocolVersion"], info["framing"], info["catalog"]))
+    print("   data directory: %s" % info["dataDirectory"])
 
+    print("\n== Genres")
+    genres = client.genres_list()
+    print("   %d genres (source: %s): %s" % (
+        len(genres["genres"]), genres["source"], ", ".join(g["name"] for g in genres["genres"])))
 
-class Tour:
-    def __init__(self, client: Client, methods: Iterable[str]) -> None:
-        self.client = client
-        self.methods = set(methods)
+    comedy = next(g for g in genres["genres"] if g["name"] == "Comedy")
+    print("\n== %s, most popular first" % comedy["name"])
+    for movie in client.movies_by_genre(genreId=comedy["id"])["results"][:5]:
+        print("   " + movie_line(movie))
 
-    def has(self, *names: str) -> bool:
-        missing = [name for name in names if name not in self.methods]
-        if missing:
-            print("  (skipped: the server does not offer %s yet)" % ", ".join(missing))
-        return not missing
+    print("\n== Popular, page 1")
+    popular = client.movies_popular(page=1, posterSize="w342")
+    print("   page %d of %d, %d movies, source %s, fetched %s" % (
+        popular["page"], popular["totalPages"], popular["totalResults"], popular["source"], popular["fetchedAt"]))
+    for movie in popular["results"][:5]:
+        print("   " + movie_line(movie))
 
-    def run(self) -> None:
-        print("== Catalog")
-        first_movie = None
-        if self.has("genres.list"):
-            genres = items(self.client.genres_list(), "genres")
-            print("  %d genres: %s" % (len(genres), ", ".join(str(g.get("name")) for g in genres[:8])))
-            if genres and self.has("movies.byGenre"):
-                genre = genres[0]
-                page = self.client.movies_by_genre(genreId=genre["id"])
-                movies = items(page, "results", "movies")
-                print("  %s: %s" % (genre.get("name"), "; ".join(title(m) for m in movies[:3]) or "no movies"))
-        if self.has("movies.popular"):
-            movies = items(self.client.movies_popular(page=1), "results", "movies")
-            print("  popular: %s" % ("; ".join(title(m) for m in movies[:5]) or "none"))
-            first_movie = movies[0] if movies else None
-        if first_movie is not None and self.has("movies.details"):
-            details = self.client.movies_details(movieId=movie_id(first_movie))
-            overview = (details.get("overview") or "")[:100] if isinstance(details, dict) else ""
-            print("  details of %s: %s" % (title(details), overview or "(no overview)"))
+    first = popular["results"][0]
+    details = client.movies_details(movieId=first["id"])
+    print("\n== Details of %s" % title(details))
+    print("   %s" % ", ".join(g["name"] for g in details["genres"]))
+    if details["runtime"]:
+        print("   runtime %d min" % details["runtime"])
+    print("   poster: %s" % details["posterUrl"])
+    print("   %s" % details["overview"])
 
-        print("== Account and favorites")
-        if not self.has("auth.register", "auth.login"):
-            return
-        email = "demo-%s@example.com" % uuid.uuid4().hex[:8]
-        password = "correct horse battery staple"
-        self.client.auth_register(email=email, password=password, passwordConfirmation=password)
-        print("  registered %s" % email)
-        self.client.auth_login(email=email, password=password)
-        print("  logged in")
-        if first_movie is not None and self.has("favorites.add", "favorites.list"):
-            self.client.favorites_add(movieId=movie_id(first_movie))
-            print("  added %s to favorites" % title(first_movie))
-            favorites = items(self.client.favorites_list(), "favorites", "results", "movies")
-            print("  favorites: %s" % ("; ".join(title(f.get("movie", f)) for f in favorites) or "none"))
-        if self.has("events.list"):
-            events = items(self.client.events_list(), "events", "results")
-            for event in events[-5:]:
-                if isinstance(event, dict):
-                    print("  event: %s %s" % (event.get("timestamp") or "", event.get("name")))
-            print("  %d events" % len(events))
+    latest = client.movies_latest()
+    print("\n== Latest record on TMDB: %s (id %d, no picture)" % (latest["title"], latest["id"]))
+
+    print("\n== An account")
+    email = "tour-%s@example.com" % uuid.uuid4().hex[:6]
+    problems = client.auth_validate(email="not-an-email", password="12")
+    for problem in problems["fields"]:
+        print("   a form would show: %s %s" % (problem["field"], problem["problem"]))
+    try:
+        client.favorites_add(movieId=first["id"])
+    except RpcError as error:
+        print("   favorites before logging in: %s (%d %s)" % (error.message, error.code, error.kind))
+    signed_in = client.auth_register(email=email, password="correct horse battery staple")
+    print("   registered %s, route: %s" % (signed_in["user"]["email"], signed_in["route"]))
+
+    print("\n== Favorites")
+    for movie in popular["results"][:3]:
+        client.favorites_add(movieId=movie["id"])
+    try:
+        client.favorites_add(movieId=first["id"])
+    except RpcError as error:
+        print("   adding %s again: %s" % (first["title"], error.message))
+    hearts = client.favorites_contains(movieIds=[m["id"] for m in popular["results"][:5]])["contains"]
+    print("   hearts for the first five: %s" % " ".join("♥" if hearts[str(m["id"])] else "·"
+                                                       for m in popular["results"][:5]))
+    for section in client.favorites_list(groupBy="genre")["sections"]:
+        print("   %s: %s" % (section["genre"]["name"], "; ".join(title(f["movie"]) for f in section["movies"])))
+
+    print("\n== Activity log")
+    for event in client.events_list(limit=6)["events"]:
+        print("   %s  %-16s %s" % (event["timestamp"], event["name"], event["params"] or ""))
+    for hint in client.hints_list()["hints"]:
+        print("   hint: %s" % hint["message"])
+
+    client.auth_logout()
+    print("\n== Logged out; route: %s" % client.auth_status()["route"])
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -109,20 +109,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     with tempfile.TemporaryDirectory(prefix="movie-rpc-tour-") as scratch:
         env = {"MOVIE_RPC_HOME": os.environ.get("MOVIE_RPC_HOME") or scratch}
         with Client(options.bin, framing=options.framing, env=env, timeout=60) as client:
-            info = client.server_info()
-            print("== %s %s (JSON-RPC %s, %s framing, %s catalog)" % (
-                info["name"], info["version"], info["protocolVersion"], info["framing"], info["catalog"]))
-            print("  data directory: %s" % info["dataDirectory"])
-            methods = client.method_names()
-            print("  %d methods: %s" % (len(methods), ", ".join(sorted(methods))))
             try:
-                Tour(client, methods).run()
+                tour(client)
             except RpcError as error:
                 print("error: %s" % error, file=sys.stderr)
                 return 1
             client.shutdown()
             status = client.exit()
-    print("== done (server exit status %d)" % status)
+    print("\n== done (server exit status %d)" % status)
     return 0 if status == 0 else 1
 
 
