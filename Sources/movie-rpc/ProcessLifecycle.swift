@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import JSONRPC
 import MovieRPC
+import Synchronization
 
 /// Ending the process cleanly, from whichever thread asks: a signal, the LSP `exit` notification, or the
 /// end of input. Stored writes are flushed first.
@@ -10,8 +11,16 @@ import MovieRPC
 /// on the reading thread, and a closure written in main.swift would carry main-actor isolation that the
 /// runtime checks (and traps on) when it runs elsewhere.
 enum ProcessExit {
-    /// Flushes the domain's pending writes, then exits with `status`.
+    /// Set by the first caller; `exit` must not run on two threads at once (its handlers would race).
+    private static let started = Atomic(false)
+
+    /// Flushes the domain's pending writes, then exits with `status`. A second caller (a signal during
+    /// the end of input, say) waits for the first one's exit.
     static func finish(_ server: MovieServer, status: Int32) -> Never {
+        guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else {
+            while true { pause() }
+        }
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await server.close()
