@@ -20,6 +20,8 @@ extension MethodList {
             _ = try MCPProtocol.checkMeta(params._meta)
             let result: JSONValue = [
                 "resultType": "complete",
+                "ttlMs": .int(MCPProtocol.cacheTTLMilliseconds),
+                "cacheScope": "public",
                 "supportedVersions": .array(MCPProtocol.supportedVersions.map(JSONValue.string)),
                 "capabilities": ["tools": ["listChanged": false]],
                 "instructions": .string(MCPProtocol.instructions),
@@ -36,7 +38,13 @@ extension MethodList {
             let params = try ParamsDecoding.decode(MCPMetaParams.self, from: input, allowed: nil)
             let stateless = try MCPProtocol.checkMeta(params._meta) != nil
             var result: [String: JSONValue] = ["tools": .array(try catalog.get().tools.map(\.listing))]
-            if stateless { result["resultType"] = "complete" }
+            if stateless {
+                // 2026-07-28: tools/list is a CacheableResult; the list is fixed for the binary and the
+                // same for every user.
+                result["resultType"] = "complete"
+                result["ttlMs"] = .int(MCPProtocol.cacheTTLMilliseconds)
+                result["cacheScope"] = "public"
+            }
             return try ResultEncoding.encode(JSONValue.object(result))
         }
 

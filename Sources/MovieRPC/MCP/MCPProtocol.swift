@@ -13,6 +13,9 @@ enum MCPProtocol {
     static let latestInitializeVersion = "2025-11-25"
     static let versionKey = "io.modelcontextprotocol/protocolVersion"
     static let capabilitiesKey = "io.modelcontextprotocol/clientCapabilities"
+    /// `ttlMs` of the 2026-07-28 cacheable results (`server/discover`, `tools/list`): both are fixed for
+    /// the life of the binary.
+    static let cacheTTLMilliseconds = 3_600_000
 
     static let instructions = """
         Movie catalog tools backed by TMDB (or an embedded demo catalog): genres, popular movies, a genre's \
@@ -30,10 +33,11 @@ enum MCPProtocol {
     static func checkMeta(_ meta: JSONValue?) throws -> String? {
         guard let meta, case .string(let version)? = meta[versionKey] else { return nil }
         guard supportedVersions.contains(version) else {
+            // 2026-07-28's dedicated code, on which clients retry with a version from `supported`.
             throw ResponseError(
-                code: .invalidParams, message: "Unsupported protocol version \(version)",
+                code: ErrorCode(rawValue: -32022), message: "Unsupported protocol version \(version)",
                 data: [
-                    "kind": "invalidParams", "field": "_meta",
+                    "kind": "unsupportedProtocolVersion", "field": "_meta",
                     "supported": .array(supportedVersions.map(JSONValue.string)), "requested": .string(version),
                 ])
         }

@@ -6,6 +6,14 @@ enum ToolTextRendering {
     static func render(_ value: JSONValue) -> String {
         var lines: [String] = []
         if case .string(let source)? = value["source"] { lines.append("source: \(source)") }
+        // One movie (details, latest) or one favorite: its title line and overview. Checked before the
+        // lists, since a movie's details carry a `genres` list of their own.
+        let movie = value["movie"] ?? value
+        if movie["title"] != nil {
+            var line = describe(value)
+            if case .string(let overview)? = movie["overview"], !overview.isEmpty { line += "\n" + overview }
+            return (lines + [line]).joined(separator: "\n")
+        }
         for key in ["results", "genres", "favorites", "events", "hints", "sections"] {
             guard case .array(let items)? = value[key] else { continue }
             if case .int(let page)? = value["page"], case .int(let total)? = value["totalPages"] {
@@ -14,11 +22,6 @@ enum ToolTextRendering {
             for item in items.prefix(10) { lines.append("- " + describe(item)) }
             if items.count > 10 { lines.append("… and \(items.count - 10) more") }
             return lines.joined(separator: "\n")
-        }
-        if value["title"] != nil {
-            var line = describe(value)
-            if case .string(let overview)? = value["overview"], !overview.isEmpty { line += "\n" + overview }
-            return (lines + [line]).joined(separator: "\n")
         }
         return compact(value)
     }
