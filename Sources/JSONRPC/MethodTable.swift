@@ -95,6 +95,16 @@ public struct MethodTable: Sendable {
 /// Encodes results the one way the server does: `JSONEncoder`, unescaped slashes, no newlines.
 public enum ResultEncoding {
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        if let writable = value as? any JSONWritable {
+            var writer = JSONWriter()
+            writable.write(to: &writer)
+            return Data(writer.bytes)
+        }
+        return try encodeWithEncoder(value)
+    }
+
+    /// Always through `JSONEncoder` (for tests that hold `JSONWritable` output to it).
+    public static func encodeWithEncoder<Value: Encodable>(_ value: Value) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         return try encoder.encode(value)

@@ -94,7 +94,7 @@ public final class MovieServices: Sendable {
     /// Records what the user did, for the current user, in the activity log. Buffered: returns at once.
     public func record(_ event: AppEvent) async {
         guard configuration.recordEvents else { return }
-        await events.record(event, userID: await currentUserID())
+        await events.record(event, userID: await accounts.currentUserIDForRecording())
     }
 
     /// Flushes pending writes. Safe to call more than once.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TMDB
 
 /// Registration, login, the session singleton and account changes, for whichever ``AccountProvider`` is
@@ -21,6 +22,19 @@ public final class AccountService: Sendable {
     let provider: any AccountProvider
     let throttle: LoginThrottle
     private let now: @Sendable () -> Date
+    /// The current user's id as event recording sees it (see `currentUserIDForRecording`).
+    private let recordingCache = Mutex<RecordingCache>(RecordingCache())
+
+    private struct RecordingCache {
+        var userID: String?
+        var readAt: ContinuousClock.Instant?
+        /// Bumped whenever this process changes the session; a read that started before is not kept.
+        var generation: UInt64 = 0
+    }
+
+    /// How long a cached current-user id serves event recording: another process's login or logout on the
+    /// same data directory shows in recorded events within this time.
+    static let recordingCacheLifetime = Duration.seconds(1)
 
     init(
         store: AccountStore, provider: any AccountProvider, throttle: LoginThrottle = LoginThrottle(),
@@ -78,6 +92,7 @@ public final class AccountService: Sendable {
         let session = try await store.startSession(
             for: signIn.user, row: row, refreshToken: signIn.credential?.refreshToken)
         provider.setCredential(signIn.credential, for: session)
+        sessionChanged()
         return signIn.user
     }
 
@@ -92,6 +107,7 @@ public final class AccountService: Sendable {
             for: signIn.user, row: provider.kind == .firebase ? .upsertRemote : .existing,
             refreshToken: signIn.credential?.refreshToken)
         provider.setCredential(signIn.credential, for: session)
+        sessionChanged()
         return try await store.user(id: signIn.user.id)?.user ?? signIn.user
     }
 
@@ -101,6 +117,7 @@ public final class AccountService: Sendable {
         if let (session, _) = try await currentSession() {
             provider.setCredential(nil, for: session)
         }
+        defer { sessionChanged() }
         return try await store.endCurrentSession() != nil
     }
 
@@ -121,6 +138,34 @@ public final class AccountService: Sendable {
     }
 
     // MARK: The current user
+
+    /// The current user's id for attributing recorded events, without a database read on every request:
+    /// cached for `recordingCacheLifetime`, and dropped at once when this process logs in or out.
+    /// Methods that act for the user (favorites, account changes) read the session itself instead.
+    public func currentUserIDForRecording() async -> String? {
+        let (cached, generation) = recordingCache.withLock { cache -> (String??, UInt64) in
+            if let readAt = cache.readAt, ContinuousClock.now - readAt < Self.recordingCacheLifetime {
+                return (.some(cache.userID), cache.generation)
+            }
+            return (nil, cache.generation)
+        }
+        if let cached { return cached }
+        let userID = await currentUserID()
+        recordingCache.withLock { cache in
+            guard cache.generation == generation else { return }
+            cache.userID = userID
+            cache.readAt = .now
+        }
+        return userID
+    }
+
+    /// This process changed the session: the next recorded event reads it again.
+    private func sessionChanged() {
+        recordingCache.withLock { cache in
+            cache.generation += 1
+            cache.readAt = nil
+        }
+    }
 
     /// The logged-in user, or nil. A session whose user belongs to another provider than the configured
     /// one (the server was restarted with or without Firebase) does not count.
@@ -208,6 +253,7 @@ public final class AccountService: Sendable {
         }
         try await provider.deleteAccount(user, reauthenticated: reauthenticated)
         provider.setCredential(nil, for: session)
+        defer { sessionChanged() }
         try await store.deleteUser(id: user.id)
     }
 }
