@@ -313,12 +313,15 @@ public final class Dispatcher: Sendable {
         let requests = pending
         let answered = immediate
         track { [self] in
+            // A batch's members run concurrently, but no more of them at once than the request limit.
+            let window = limits.maxConcurrentRequests
             let results = await withTaskGroup(of: Data.self) { group in
-                for (envelope, method, id, data) in requests {
+                var collected: [Data] = []
+                for (index, (envelope, method, id, data)) in requests.enumerated() {
+                    if index >= window, let result = await group.next() { collected.append(result) }
                     let input = ParamsInput(message: data, kind: envelope.params)
                     group.addTask { await self.perform(method: method, id: id, input: input) }
                 }
-                var collected: [Data] = []
                 for await result in group { collected.append(result) }
                 return collected
             }
