@@ -9,7 +9,6 @@ cd "$(dirname "$0")/.."
 
 requests="${1:-200000}"
 if [ -z "${MOVIE_RPC_BIN:-}" ]; then
-    swift build -c release --static-swift-stdlib --product movie-rpc
-    MOVIE_RPC_BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/movie-rpc"
+    MOVIE_RPC_BIN="$(bash scripts/release-build.sh)"
 fi
 exec python3 Tests/faults/soak.py "$requests" --binary "$MOVIE_RPC_BIN"

@@ -29,6 +29,8 @@ public actor Database {
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
             statementCacheCapacity: configuration.statementCacheCapacity)
         connection.beginRetryLimit = configuration.beginRetryLimit
+        // A database from a newer version is refused before anything is written, not even the journal mode.
+        try migrator.checkNotNewer(connection)
         if configuration.walEnabled {
             try connection.enableWAL(synchronousNormal: configuration.synchronousNormal)
         }

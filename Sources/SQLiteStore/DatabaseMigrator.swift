@@ -74,6 +74,16 @@ public struct DatabaseMigrator: Sendable {
         }
     }
 
+    /// Throws ``MigrationError/newerSchema(unknown:)`` when the database records migrations this migrator
+    /// does not know. Only reads, so it can run before anything (even the journal mode) is changed.
+    public func checkNotNewer(_ connection: SQLiteConnection) throws {
+        let known = Set(identifiers)
+        let unknown = try appliedIdentifiers(connection).filter { !known.contains($0) }
+        guard unknown.isEmpty else {
+            throw MigrationError.newerSchema(unknown: unknown)
+        }
+    }
+
     /// The identifiers recorded in `schema_migrations`, in the order they were applied (empty when the
     /// table does not exist yet).
     public func appliedIdentifiers(_ connection: SQLiteConnection) throws -> [String] {

@@ -87,18 +87,33 @@ public actor ImageCache {
             let temporary = file + ".part-\(UUID().uuidString)"
             guard FileManager.default.createFile(
                 atPath: temporary, contents: response.body, attributes: [.posixPermissions: 0o600])
-            else { throw MovieError.storage(.other) }
+            else { throw MovieError.storage(writeProblem(near: file)) }
             if rename(temporary, file) != 0 {
                 try? FileManager.default.removeItem(atPath: temporary)
-                throw MovieError.storage(.other)
+                throw MovieError.storage(writeProblem(near: file))
             }
         } catch let error as MovieError {
             throw error
         } catch {
-            throw MovieError.storage(.other)
+            throw MovieError.storage(writeProblem(near: file))
         }
         let type = response.value(forHeader: "Content-Type").flatMap { $0.isEmpty ? nil : $0 } ?? contentType(path)
         return Image(file: file, url: url, bytes: response.body.count, contentType: type, source: .network)
+    }
+
+    /// Why a file could not be written at `path`, judged from the nearest existing folder: a read-only
+    /// file system or folder, a full one, or something else.
+    static func writeProblem(near path: String) -> StorageProblem {
+        var folder = (path as NSString).deletingLastPathComponent
+        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+        var info = statvfs()
+        if statvfs(folder, &info) == 0 {
+            if info.f_flag & UInt(ST_RDONLY) != 0 { return .readOnly }
+            if info.f_bavail == 0 { return .diskFull }
+        }
+        return access(folder, W_OK) == 0 ? .other : .readOnly
     }
 
     static func contentType(_ path: String) -> String {

@@ -49,18 +49,51 @@ public final class MovieStore: Sendable {
         try directory.prepare()
         let path = directory.file(Self.fileName)
         self.path = path
+        // Not a database at all: moved aside before SQLite opens it, because SQLite deletes the -wal and
+        // -shm files of a database it failed to open, and they are to be kept with it.
+        if Self.lacksDatabaseHeader(path) {
+            Self.moveAside(path)
+        }
         do {
             database = try Self.open(path: path, configuration: configuration)
         } catch let error as MigrationError {
             if case .newerSchema = error { throw OpenError.newerSchema(path: path) }
             throw OpenError.unusable(path: path, reason: "\(error)")
         } catch let error as SQLiteError where error.isCorrupt {
-            let aside = "\(path).corrupt-\(Int(Date().timeIntervalSince1970))"
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
-            }
-            StoreLog.warning("The database was damaged; it was moved to \(aside) and a new one was started")
+            Self.moveAside(path)
             database = try Self.open(path: path, configuration: configuration)
+        } catch let error as SQLiteError {
+            throw OpenError.unusable(path: path, reason: Self.reason(error))
+        }
+    }
+
+    /// Moves the database and its -wal/-shm files to `<path>.corrupt-<time>`, so a fresh one can start.
+    private static func moveAside(_ path: String) {
+        let aside = "\(path).corrupt-\(Int(Date().timeIntervalSince1970))"
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+        }
+        StoreLog.warning("The database was damaged; it was moved to \(aside) and a new one was started")
+    }
+
+    /// Whether `path` is a non-empty file that does not start with SQLite's header string.
+    private static func lacksDatabaseHeader(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return false }
+        return head != Data("SQLite format 3\0".utf8)
+    }
+
+    /// Why SQLite could not open the database, in words for the person starting the server.
+    private static func reason(_ error: SQLiteError) -> String {
+        switch error.code.primary {
+        case .cantOpen, .readonly, .perm:
+            return "the data directory is read-only or not accessible (a read-only directory can be read only "
+                + "while the database's -wal and -shm files are there); SQLite: \(error.code.description)"
+        case .full:
+            return "the disk is full"
+        default:
+            return "SQLite: \(error.code.description)"
         }
     }
 

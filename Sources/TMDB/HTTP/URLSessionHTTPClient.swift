@@ -53,7 +53,7 @@ public final class URLSessionHTTPClient: HTTPClient {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await load(urlRequest)
         } catch {
             throw HTTPTransportError(error)
         }
@@ -65,5 +65,67 @@ public final class URLSessionHTTPClient: HTTPClient {
             headers[String(describing: name)] = String(describing: value)
         }
         return HTTPResponse(statusCode: http.statusCode, headers: headers, body: data)
+    }
+
+    private typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
+
+    /// `URLSession.data(for:)`, but with a cancellation that cannot deadlock.
+    ///
+    /// swift-corelibs-foundation's own `data(for:)` cancels its `URLSessionTask` inside Swift's
+    /// task-cancellation handler, which runs under the task's status lock, and `URLSessionTask.cancel()`
+    /// waits for the session's work queue; if that queue is at the same moment finishing the transfer and
+    /// resuming the same task (which needs the status lock), both wait forever and each holds a thread of
+    /// the cooperative pool (swiftlang/swift-corelibs-foundation#5412). Here the cancellation handler only
+    /// hands the cancel to another queue, and the completion handler resumes from the delegate queue.
+    private func load(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
+        let handle = DataTaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: Continuation) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let response, error == nil {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
+                }
+                if handle.register(task) {
+                    task.resume()
+                } else {
+                    continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            if let task = handle.cancel() {
+                DispatchQueue.global().async { task.cancel() }
+            }
+        }
+    }
+}
+
+/// The `URLSessionTask` of one request and whether it was cancelled, shared by the request and its
+/// cancellation handler (which may run first, on another thread).
+private final class DataTaskHandle: Sendable {
+    private struct State {
+        var task: URLSessionTask?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Records the task; false when the request was already cancelled (the task must not start).
+    func register(_ task: URLSessionTask) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.task = task
+            return true
+        }
+    }
+
+    /// Marks the request cancelled; returns its task if it was registered.
+    func cancel() -> URLSessionTask? {
+        state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
     }
 }
