@@ -43,12 +43,21 @@ class Pipe:
             view = view[written:]
 
     def line(self) -> bytes:
-        while b"\n" not in self.buffer:
-            chunk = os.read(self.inp, 1 << 16)
-            if not chunk:
-                raise EOFError("server closed stdout")
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+        newline = self.buffer.find(b"\n")
+        if newline < 0:
+            # Large replies come in many chunks: look for the newline in each new chunk only.
+            chunks = [self.buffer]
+            while True:
+                chunk = os.read(self.inp, 1 << 20)
+                if not chunk:
+                    raise EOFError("server closed stdout")
+                chunks.append(chunk)
+                at = chunk.find(b"\n")
+                if at >= 0:
+                    self.buffer = b"".join(chunks)
+                    newline = len(self.buffer) - len(chunk) + at
+                    break
+        line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
         return line
 
     def call(self, payload: bytes) -> bytes:

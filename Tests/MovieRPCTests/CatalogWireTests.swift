@@ -46,6 +46,14 @@ import Testing
             source: "network", fetchedAt: "2026-01-01T00:00:00.000Z", stale: false))
     }
 
+    @Test func favoritesResults() throws {
+        let favorite = FavoriteWire(Favorite(movieID: 550, addedAt: Date(timeIntervalSince1970: 2), movie: Self.tricky))
+        try expectSameJSON(FavoritesList.Result.favorites([favorite, favorite]))
+        try expectSameJSON(FavoritesList.Result.sections([
+            .init(genre: Genre(id: 18, name: "Drama"), movies: [favorite]), .init(genre: Genre(id: 0, name: "Other"), movies: []),
+        ]))
+    }
+
     @Test func writerEscapesLikeJSON() throws {
         var writer = JSONWriter()
         writer.object { writer in

@@ -1,11 +1,19 @@
 import Foundation
 import SQLiteStore
+import Synchronization
 
 /// Each user's favorite movies in the local database (table `favorites`, created by
 /// `AccountStore.migrations`). Every call names the user, so one user never reads or changes another's
 /// favorites. `UNIQUE(user_id, movie_id)` makes a second add fail with `alreadyFavorite`, whatever races.
 public struct FavoritesStore: Sendable {
     let database: Database
+    /// Decoded rows by their stored content (see `list`); shared by copies of this store.
+    private let decodedRows = DecodedRows()
+
+    private final class DecodedRows: Sendable {
+        let storage = Mutex<[RowKey: Favorite]>([:])
+        func withLock<T>(_ body: (inout [RowKey: Favorite]) -> T) -> T { storage.withLock { body(&$0) } }
+    }
 
     /// Works on `database` (the data directory's store, whose migrations created `favorites`).
     public init(database: Database) {
@@ -54,12 +62,32 @@ public struct FavoritesStore: Sendable {
                 [.text(userID)])
         }
         return try rows.map { row in
-            Favorite(
-                movieID: try row.int("movie_id"),
-                addedAt: StoredTime.date(try row.string("added_at")) ?? Date(timeIntervalSince1970: 0),
-                movie: try Self.decode(try row.string("movie_json")))
+            let movieID = try row.int("movie_id")
+            let addedAt = try row.string("added_at")
+            let json = try row.string("movie_json")
+            // Rows are immutable once stored, so a row read before is not parsed again: decoding a long
+            // list's JSON and timestamps dominated favorites.list.
+            let key = RowKey(movieID: movieID, addedAt: addedAt, json: json)
+            if let known = decodedRows.withLock({ $0[key] }) { return known }
+            let favorite = Favorite(
+                movieID: movieID, addedAt: StoredTime.date(addedAt) ?? Date(timeIntervalSince1970: 0),
+                movie: try Self.decode(json))
+            decodedRows.withLock { cache in
+                if cache.count >= Self.decodedRowsCapacity { cache.removeAll(keepingCapacity: true) }
+                cache[key] = favorite
+            }
+            return favorite
         }
     }
+
+    /// A stored row's content, which identifies its decoded `Favorite`.
+    private struct RowKey: Hashable, Sendable {
+        var movieID: Int
+        var addedAt: String
+        var json: String
+    }
+
+    private static let decodedRowsCapacity = 20_000
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {

@@ -87,3 +87,39 @@ extension MoviesDetails.Result: JSONWritable {
         }
     }
 }
+
+extension FavoriteWire: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("movieId", movieId)
+            writer.member("addedAt", addedAt)
+            writer.key("movie")
+            movie.write(to: &writer)
+        }
+    }
+}
+
+extension FavoritesList.Result: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            switch self {
+            case .favorites(let favorites):
+                writer.key("favorites")
+                writer.array(favorites) { writer, favorite in favorite.write(to: &writer) }
+            case .sections(let sections):
+                writer.key("sections")
+                writer.array(sections) { writer, section in
+                    writer.object { writer in
+                        writer.key("genre")
+                        writer.object { writer in
+                            writer.member("id", section.genre.id)
+                            writer.member("name", section.genre.name)
+                        }
+                        writer.key("movies")
+                        writer.array(section.movies) { writer, favorite in favorite.write(to: &writer) }
+                    }
+                }
+            }
+        }
+    }
+}
