@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: Swift unit tests, the pytest integration suites and the Neovim plugin's headless
-# tests against the release binary. Installs what a fresh machine lacks first (scripts/install-deps.sh).
+# Runs every test: Swift unit tests, the pytest integration suites, the Neovim plugin's headless tests,
+# the fault-injection suites, the fuzzers on their short budget, and the unit tests under
+# AddressSanitizer. Installs what a fresh machine lacks first (scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,3 +12,6 @@ swift build --build-tests
 swift test --skip-build
 python3 -m pytest Tests/integration -q
 bash scripts/nvim-tests.sh
+python3 -m pytest Tests/faults -q
+bash scripts/fuzz.sh
+bash scripts/sanitizers.sh address
