@@ -10,9 +10,18 @@ public struct Initialize: MovieMethod {
     public static let acceptsAnyParams = true
 
     /// LSP clients send many members (processId, rootUri, capabilities, …); only MCP's change the answer.
+    /// Any params are accepted: a `protocolVersion` that is not a string just means "not MCP".
     public struct Params: Decodable, Sendable {
         public var protocolVersion: String?
         public var clientInfo: JSONValue?
+
+        private enum CodingKeys: String, CodingKey { case protocolVersion, clientInfo }
+
+        public init(from decoder: any Decoder) throws {
+            guard let container = try? decoder.container(keyedBy: CodingKeys.self) else { return }
+            protocolVersion = try? container.decodeIfPresent(String.self, forKey: .protocolVersion)
+            clientInfo = try? container.decodeIfPresent(JSONValue.self, forKey: .clientInfo)
+        }
     }
 
     public enum Result: Encodable, Sendable {
