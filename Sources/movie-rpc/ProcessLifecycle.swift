@@ -14,20 +14,26 @@ enum ProcessExit {
     /// Set by the first caller; `exit` must not run on two threads at once (its handlers would race).
     private static let started = Atomic(false)
 
-    /// Flushes the domain's pending writes, then exits with `status`. A second caller (a signal during
-    /// the end of input, say) waits for the first one's exit.
-    static func finish(_ server: MovieServer, status: Int32) -> Never {
+    /// Flushes the domain's pending writes in a task, then exits with `status`; returns at once.
+    ///
+    /// Nothing here blocks the calling thread: a signal handler runs on a Dispatch worker, and on Linux
+    /// Swift's tasks run on those same workers, so waiting there for the flush could starve the very task
+    /// that flushes. A second caller (a signal during the end of input, say) is ignored.
+    static func finish(_ server: MovieServer, status: Int32) {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-        else {
-            while true { pause() }
-        }
-        let done = DispatchSemaphore(value: 0)
+        else { return }
         Task.detached {
             await server.close()
-            done.signal()
+            exit(status)
         }
-        done.wait()
-        exit(status)
+    }
+
+    /// The end of input: flushes and exits, unless another path is already doing so.
+    static func finishAtEndOfInput(_ server: MovieServer) async -> Never {
+        finish(server, status: 0)
+        while true {
+            try? await Task.sleep(for: .seconds(3600))
+        }
     }
 }
 

@@ -82,4 +82,4 @@ await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { [server] s
     ProcessExit.finish(server, status: status)
 }
 withExtendedLifetime(signalHandlers) {}
-ProcessExit.finish(server, status: 0)
+await ProcessExit.finishAtEndOfInput(server)
