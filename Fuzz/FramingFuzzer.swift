@@ -278,8 +278,8 @@ private enum StrictJSON {
                     i += 1
                     guard i < b.count else { return false }
                     switch b[i] {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         i += 1
                     case UInt8(ascii: "u"):
                         guard i + 4 < b.count, b[(i + 1)...(i + 4)].allSatisfy({ $0.isHexDigit }) else { return false }

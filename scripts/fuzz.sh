@@ -96,9 +96,11 @@ run_libfuzzer() {
     ft="$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE)' "$log" | tail -1 | sed -E 's/.* ft: ([0-9]+).*/\1/')"
     if [ "$result" -ne 0 ] || [ "$crashes" -gt 0 ]; then
         status=1
-        summary+=("libFuzzer (${seconds} s): 0 passed, 1 failed; ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, ${crashes} new crash artifacts in $artifacts (log $log)")
+        summary+=("libFuzzer (${seconds} s): 0 passed, 1 failed; ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, \
+${crashes} new crash artifacts in $artifacts (log $log)")
     else
-        summary+=("libFuzzer (${seconds} s): 1 passed, 0 failed; ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, corpus ${units:-?}, 0 crashes")
+        summary+=("libFuzzer (${seconds} s): 1 passed, 0 failed; ${execs:-?} execs, cov ${cov:-?}, ft ${ft:-?}, \
+corpus ${units:-?}, 0 crashes")
     fi
 }
 

@@ -31,7 +31,9 @@ REQUEST_CANCELLED = -32800
 PROTOCOL_CODES = frozenset({PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR})
 
 # Methods served apart from the schema's method list, or only as notifications.
-NOTIFICATION_ONLY = frozenset({"exit", "initialized"})
+NOTIFICATION_ONLY = frozenset({"exit", "initialized", "notifications/initialized"})
+# MCP's plumbing (Sources/MovieRPC/MethodList.swift, mcpMethods): served, but outside the OpenRPC contract.
+MCP_METHODS = ("ping", "server/discover", "tools/list", "tools/call")
 # A prefix for methods that need a logged-in user: -32011 is a fine answer to their valid params.
 LOGIN_PREFIXES = ("favorites.", "account.")
 

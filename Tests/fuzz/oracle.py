@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 import known_deviations
-from contract import (INVALID_PARAMS, INVALID_REQUEST, LOGIN_REQUIRED, METHOD_NOT_FOUND, PARSE_ERROR,
-                      REQUEST_CANCELLED, VALIDATION_FAILED, Contract, nfd)
+from contract import (INVALID_PARAMS, INVALID_REQUEST, LOGIN_REQUIRED, MCP_METHODS, METHOD_NOT_FOUND, PARSE_ERROR,
+                      PROTOCOL_CODES, REQUEST_CANCELLED, VALIDATION_FAILED, Contract, nfd)
 
 MAX_DEPTH = 64
 INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -86,17 +86,26 @@ def same_id(actual: Any, expected: Any) -> bool:
     return type(actual) is int and actual == expected
 
 
-def match(messages: List[Any], expects: List[Expect]) -> Tuple[List[Expect], List[Any]]:
+def match(messages: List[Any], expects: List[Expect],
+          cache: Optional[Dict[Tuple[int, int], bool]] = None) -> Tuple[List[Expect], List[Any]]:
     """Whether replies and expectations pair up: every required expectation with its own reply and every
     reply with its own expectation (optional ones may stay unpaired).
 
+    ``cache`` (kept by the caller while the lists only grow) remembers which pairs fit.
     Returns (required expectations no matching can pair, replies no matching can pair). By the
     Mendelsohn-Dulmage theorem, when one matching covers every required expectation and another covers
     every reply, a single matching covers both, so two maximum matchings (Kuhn's algorithm; the lists
     are short) decide it.
     """
-    accepts = [[i for i, message in enumerate(messages) if expect.problem(message) is None]
-               for expect in expects]
+    def accepted(expect: Expect, message: Any) -> bool:
+        if cache is None:
+            return expect.problem(message) is None
+        key = (id(expect), id(message))
+        if key not in cache:
+            cache[key] = expect.problem(message) is None
+        return cache[key]
+
+    accepts = [[i for i, message in enumerate(messages) if accepted(expect, message)] for expect in expects]
     by_message: List[List[int]] = [[] for _ in messages]
     for j, candidates in enumerate(accepts):
         for i in candidates:
@@ -392,21 +401,39 @@ def classify_id(raw: Any) -> Tuple[str, Any, bool]:
 class Oracle:
     """Expectations for bodies sent to a server speaking ``framing``.
 
-    ``request_check(method, classified, cancelled)`` gives the check for a valid request's reply; the
-    default accepts what any request to that method may get (see :meth:`default_request_check`).
+    ``request_check(classified)`` gives the check for a valid request's reply; the default accepts what
+    any request to that method may get (see :meth:`default_request_check`).
+
+    ``$/cancelRequest`` notifications seen in the bodies of the current case are collected, so that any
+    request of the case with a cancelled id may be answered -32800 (whichever frame the cancel was in);
+    :meth:`new_case` forgets them.
     """
 
     def __init__(self, contract: Contract, framing: str, max_size: int = 16 * 1024 * 1024) -> None:
         self.contract = contract
         self.framing = framing
         self.max_size = max_size
-        self.request_check: Callable[[Classified, bool], Check] = self.default_request_check
+        self.request_check: Callable[[Classified], Check] = self.default_request_check
+        self.cancelled: Set[str] = set()  # JSON spellings of ids cancelled in the current case
+        self.cancel_unknown = False  # a cancel the model cannot read (lenient JSON): any id may be cancelled
+
+    def new_case(self) -> None:
+        self.cancelled = set()
+        self.cancel_unknown = False
+
+    def may_be_cancelled(self, request_id: Any) -> bool:
+        return self.cancel_unknown or json.dumps(request_id) in self.cancelled
 
     # -- whole bodies
 
     def expect(self, body: bytes, cancelled: Iterable[str] = ()) -> List[Expect]:
         """What the server must answer to ``body``, received as one framed message."""
-        cancelled = set(cancelled)
+        self.cancelled |= set(cancelled)
+        if b"cancelRequest" in body:
+            try:
+                self.cancelled |= cancelled_ids([json.loads(body.decode("utf-8", "surrogatepass"))])
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                self.cancel_unknown = True
         if self.framing == "newline" and body.endswith(b"\r"):
             body = body[:-1]
         if len(body) > self.max_size:
@@ -416,7 +443,7 @@ class Oracle:
         if not body.strip(WHITESPACE):
             return [self.error(PARSE_ERROR, "empty message")]
         if body.startswith(b"\xef\xbb\xbf"):
-            return [self.byte_order_mark(body[3:], cancelled)]
+            return [self.byte_order_mark(body[3:])]
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError:
@@ -436,12 +463,12 @@ class Oracle:
             return [self.error(PARSE_ERROR, "nesting deeper than %d" % MAX_DEPTH)]
         if has_lone_surrogate(value):
             return [self.lenient("lone surrogate escape")]
-        return self.expect_value(value, cancelled)
+        return self.expect_value(value)
 
-    def expect_value(self, value: Any, cancelled: Set[str] = frozenset()) -> List[Expect]:
+    def expect_value(self, value: Any) -> List[Expect]:
         """What the server must answer to the JSON value ``value`` (valid JSON, depth within limits)."""
         if isinstance(value, dict):
-            expect = self.expect_object(value, cancelled)
+            expect = self.expect_object(value)
             return [expect] if expect else []
         if isinstance(value, list):
             if not value:
@@ -449,7 +476,7 @@ class Oracle:
             members = []
             for item in value:
                 if isinstance(item, dict):
-                    expect = self.expect_object(item, cancelled)
+                    expect = self.expect_object(item)
                     if expect:
                         members.append(expect)
                 else:
@@ -459,7 +486,7 @@ class Oracle:
             return [Expect("batch of %d" % len(members), batch=members)]
         return [self.error(INVALID_REQUEST, "not an object or a batch: %s" % type(value).__name__)]
 
-    def expect_object(self, message: Dict[str, Any], cancelled: Set[str]) -> Optional[Expect]:
+    def expect_object(self, message: Dict[str, Any]) -> Optional[Expect]:
         classified = classify(message)
         if not classified.reply:
             return None
@@ -467,9 +494,8 @@ class Oracle:
             expect = Expect("-32600 (%s)" % classified.problem, id=classified.id,
                             check=expect_error(INVALID_REQUEST))
         else:
-            was_cancelled = json.dumps(classified.id) in cancelled
             expect = Expect("reply to %.60r" % classified.method, id=classified.id,
-                            check=self.request_check(classified, was_cancelled))
+                            check=self.request_check(classified))
         if classified.ambiguous_id:
             expect.id = ANY_ID
             inner = expect.check
@@ -488,10 +514,10 @@ class Oracle:
             expect.check = check
         return expect
 
-    def byte_order_mark(self, rest: bytes, cancelled: Set[str]) -> Expect:
+    def byte_order_mark(self, rest: bytes) -> Expect:
         """RFC 8259 8.1: a parser may ignore a leading BOM or refuse it. Either -32700, or the answer to the
         rest (with nothing at all for a notification). Open deviation "BOM": -32600 with id null too."""
-        inner = self.expect(rest, cancelled)
+        inner = self.expect(rest)
         refused = expect_error(PARSE_ERROR, *([INVALID_REQUEST] if known_deviations.open_deviation("BOM") else []))
 
         def check(reply: Dict[str, Any]) -> Optional[str]:
@@ -511,22 +537,24 @@ class Oracle:
         """Parsers may disagree: at most one reply, any id, any documented error but -32603."""
         return Expect("lenient (%s)" % why, id=ANY_ID, optional=True, check=None)
 
-    def default_request_check(self, classified: Classified, cancelled: bool) -> Check:
+    def default_request_check(self, classified: Classified) -> Check:
         """A valid request: -32601 for an unknown method; else a result matching the method's result schema
         or an error the method may give (its declared errors, -32602 naming a field, -32011 when it needs a
         login, -32800 when cancelled). Never -32600/-32700/-32603."""
         method = self.contract.method(classified.method)
+        if method is None and nfd(classified.method) in MCP_METHODS:
+            return mcp_check
         if method is None:
             return expect_error(METHOD_NOT_FOUND)
         allowed = set(method.error_codes) | {INVALID_PARAMS}
         if method.needs_login:
             allowed.add(LOGIN_REQUIRED)
-        if cancelled:
-            allowed.add(REQUEST_CANCELLED)
         must_fail = classified.params_kind == "array"  # by name only
 
         def check(reply: Dict[str, Any]) -> Optional[str]:
             error = error_of(reply)
+            if error is not None and error.get("code") == REQUEST_CANCELLED and self.may_be_cancelled(classified.id):
+                return None
             if error is None:
                 if must_fail:
                     return "positional params must be refused with -32602"
@@ -540,6 +568,16 @@ class Oracle:
                                                                    sorted(allowed))
             return field_problem(error)
         return check
+
+
+def mcp_check(reply: Dict[str, Any]) -> Optional[str]:
+    """MCP methods have no schema here: a result, or an error that is not a protocol failure."""
+    error = error_of(reply)
+    if error is None:
+        return None
+    if error.get("code") in PROTOCOL_CODES - {INVALID_PARAMS, METHOD_NOT_FOUND}:
+        return "an MCP method answered %s %r" % (error.get("code"), error.get("message"))
+    return field_problem(error)
 
 
 def cancelled_ids(values: Iterable[Any]) -> Set[str]:

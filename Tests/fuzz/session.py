@@ -175,12 +175,15 @@ class Session:
             last_write = time.monotonic()
             got_a = False
             many = [e for f in frames for e in f.expects if e.many]
+            fits: Dict[Any, bool] = {}  # (expectation, reply) pairs already checked, for the repeated matching
             while not (got_a and len(replies) >= len(required)
-                       and not match(self._absorb(replies, many, required), required)[0]):
+                       and not match(self._absorb(replies, many, required), required, fits)[0]):
                 try:
                     reply = server.next(last_write + deadline - time.monotonic())
                 except TimeoutError:
-                    unmatched, _ = match(replies, required)
+                    unmatched, extra = match(self._absorb(replies, many, required), required + optional, fits)
+                    if got_a and extra:
+                        raise CaseFailure("replies do not match the requests:\n%s" % _explain(unmatched, extra))
                     raise CaseFailure("hang: no reply within %.1f s; still waiting for %s%s" % (
                         deadline, [e.what for e in unmatched] or ["nothing"],
                         "" if got_a else " and the sentinel after the case"))
@@ -190,11 +193,10 @@ class Session:
                     got_a = True
                 else:
                     replies.append(reply.message)
-            unmatched, extra = match(self._absorb(replies, many, required), required + optional)
+            unmatched, extra = match(self._absorb(replies, many, required), required + optional, fits)
             Stats.add(property_checks=3)  # replies well-formed; within the deadline; paired with requests
             if unmatched or extra:
-                raise CaseFailure("replies do not match the requests:\n  missing: %s\n  unexpected: %s" % (
-                    [e.what for e in unmatched], _dump(extra)))
+                raise CaseFailure("replies do not match the requests:\n%s" % _explain(unmatched, extra))
             # Liveness, and proof that nothing more is coming: B's reply is the very next message.
             self.pending_optional = (self.pending_optional + [e for f in frames for e in f.expects
                                                               if e.optional])[-50:]
@@ -214,8 +216,10 @@ class Session:
                     raise CaseFailure("a reply nobody asked for came after the case's replies: %s"
                                       % _dump([reply.message]))
             Stats.add(property_checks=2)  # nothing unexpected afterwards; still alive
+            self.oracle.new_case()
             return replies
         except (CaseFailure, ProtocolViolation, AssertionError) as failure:
+            self.oracle.new_case()
             Stats.add(failures=1)
             alive = server.alive
             stderr = server.stderr_tail(1500)
@@ -260,6 +264,15 @@ class Session:
         if self.framing == "newline":
             return [self.body_frame(line, label) for line in body.split(b"\n")]
         return [self.body_frame(body, label)]
+
+
+def _explain(unmatched: List[Expect], extra: List[Any]) -> str:
+    """Which expectations went unpaired, which replies nobody expected, and why each reply was refused."""
+    lines = ["  missing: %s" % [e.what for e in unmatched], "  unexpected: %s" % _dump(extra)]
+    for expect in unmatched:
+        for message in extra:
+            lines.append("  %s vs %s: %s" % (expect.what, _dump([message], 200), expect.problem(message)))
+    return "\n".join(lines)
 
 
 def _dump(messages: List[Any], size: int = 1500) -> str:

@@ -24,8 +24,8 @@ TRICKY_STRINGS = [
     "\U0001F3AC", "e\u0301", "\u00e9", "\u212a", "Content-Length: 5\r\n\r\n", "{", "[", "}", "]", "a" * 300,
     "\u05d0\u05d1", "x\u0000y", "\u007f", "\ud7ff", "\ue000", "\U0010ffff",
 ]
-BIG_INTS = [0, -1, 1, 2 ** 31 - 1, -2 ** 31, 2 ** 31, 2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1, -2 ** 63, 2 ** 63, -2 ** 63 - 1,
-            2 ** 64, 10 ** 30, -10 ** 30]
+BIG_INTS = [0, -1, 1, 2 ** 31 - 1, -2 ** 31, 2 ** 31, 2 ** 53, 2 ** 53 + 1, 2 ** 63 - 1, -2 ** 63, 2 ** 63,
+            -2 ** 63 - 1, 2 ** 64, 10 ** 30, -10 ** 30]
 FLOATS = [0.0, -0.0, 0.5, 1.0, -1.0, 1.5, 1e2, 1e-7, 1e20, -1e20, 1e308, 5e-324, 2.0 ** 53, 2.0 ** 63, 2.0 ** 64]
 
 texts = st.one_of(st.text(max_size=24), st.sampled_from(TRICKY_STRINGS))
@@ -52,7 +52,8 @@ deep_values = st.integers(1, 200).map(nested)
 
 METHOD_JUNK = ["", "exit", "initialized", "$/cancelRequest", "$/progress", "$/unknown", "rpc.foo", "rpc.discover",
                "SERVER.INFO", "server.info ", " server.info", "server.info\u0000", "server\u2024info", "server.inf",
-               "movies.popular.", "\u212aelvin", "shutdown", "initialize", "a" * 500]
+               "movies.popular.", "\u212aelvin", "shutdown", "initialize", "a" * 500, "notifications/initialized",
+               "ping", "server/discover", "tools/list", "tools/call"]
 
 
 def method_names(contract: Contract) -> st.SearchStrategy[str]:
@@ -71,28 +72,61 @@ params_values = st.one_of(st.none(), st.just({}), st.just([]), st.dictionaries(t
                           st.lists(json_values, min_size=1, max_size=4), scalars)
 
 
-def member(strategy: st.SearchStrategy, absent_weight: int = 1) -> st.SearchStrategy:
-    return st.one_of(st.just(ABSENT), strategy) if absent_weight else strategy
+def member(strategy: st.SearchStrategy) -> st.SearchStrategy:
+    """``strategy`` or a member left out."""
+    return st.one_of(st.just(ABSENT), strategy)
+
+
+class _Envelope:
+    """Member strategies for one contract, built once (building strategies inside each draw is slow)."""
+
+    def __init__(self, contract: Contract) -> None:
+        known = st.sampled_from(contract.method_names)
+        self.known_method = known
+        self.any_method = member(st.one_of(method_names(contract), json_values))
+        self.version = member(versions)
+        self.good_id = member(ids)
+        self.any_id = member(st.one_of(ids, bad_ids))
+        self.params = member(params_values)
+        self.extra_name = st.sampled_from(["result", "error", "extra", "ID", "Method", "jsonrpc\u0000"])
+        self.extras = st.dictionaries(texts, json_values, max_size=3)
+        self.notification_method = method_names(contract).filter(lambda m: nfd(m) != "exit")
+
+
+_ENVELOPES: Dict[int, _Envelope] = {}
+_STRATEGIES: Dict[Tuple[str, int, float], st.SearchStrategy] = {}
+
+
+def _parts(contract: Contract) -> _Envelope:
+    if id(contract) not in _ENVELOPES:
+        _ENVELOPES[id(contract)] = _Envelope(contract)
+    return _ENVELOPES[id(contract)]
 
 
 @st.composite
-def envelopes(draw, contract: Contract, valid_bias: float = 0.5) -> Dict[str, Any]:
-    """A message object whose members are each well-typed or not; order of members random."""
-    good = draw(st.floats(0, 1)) < valid_bias
+def _envelopes(draw, contract: Contract, valid_bias: float) -> Dict[str, Any]:
+    parts = _parts(contract)
+    good = draw(st.integers(0, 99)) < valid_bias * 100
     members: Dict[str, Any] = {}
-    members["jsonrpc"] = "2.0" if good else draw(member(versions))
-    members["method"] = draw(st.sampled_from(contract.method_names)) if good else draw(
-        member(st.one_of(method_names(contract), json_values)))
-    members["id"] = draw(member(ids)) if good else draw(member(st.one_of(ids, bad_ids)))
-    members["params"] = draw(member(params_values))
+    members["jsonrpc"] = "2.0" if good else draw(parts.version)
+    members["method"] = draw(parts.known_method) if good else draw(parts.any_method)
+    members["id"] = draw(parts.good_id) if good else draw(parts.any_id)
+    members["params"] = draw(parts.params)
     if draw(st.integers(0, 9)) == 0:
-        members[draw(st.sampled_from(["result", "error", "extra", "ID", "Method", "jsonrpc\u0000"]))] = draw(json_values)
+        members[draw(parts.extra_name)] = draw(json_values)
     if draw(st.integers(0, 19)) == 0:
-        members.update(draw(st.dictionaries(texts, json_values, max_size=3)))
+        members.update(draw(parts.extras))
     keys = [key for key, value in members.items() if value is not ABSENT]
     order = draw(st.permutations(keys))
-    message = {key: members[key] for key in order}
-    return message
+    return {key: members[key] for key in order}
+
+
+def envelopes(contract: Contract, valid_bias: float = 0.5) -> st.SearchStrategy[Dict[str, Any]]:
+    """A message object whose members are each well-typed or not; order of members random."""
+    key = ("envelopes", id(contract), valid_bias)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = _envelopes(contract, valid_bias)
+    return _STRATEGIES[key]
 
 
 def is_exit_notification(value: Any) -> bool:
@@ -102,18 +136,29 @@ def is_exit_notification(value: Any) -> bool:
                and nfd(item["method"]) == "exit" for item in items)
 
 
-@st.composite
-def batches(draw, contract: Contract) -> List[Any]:
-    return draw(st.lists(st.one_of(envelopes(contract), notifications(contract), json_values), max_size=6))
+def batches(contract: Contract) -> st.SearchStrategy[List[Any]]:
+    key = ("batches", id(contract), 0.0)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = st.lists(st.one_of(envelopes(contract), notifications(contract), json_values),
+                                    max_size=6)
+    return _STRATEGIES[key]
 
 
 @st.composite
-def notifications(draw, contract: Contract) -> Dict[str, Any]:
-    message: Dict[str, Any] = {"jsonrpc": "2.0", "method": draw(method_names(contract).filter(lambda m: nfd(m) != "exit"))}
-    params = draw(member(params_values))
+def _notifications(draw, contract: Contract) -> Dict[str, Any]:
+    parts = _parts(contract)
+    message: Dict[str, Any] = {"jsonrpc": "2.0", "method": draw(parts.notification_method)}
+    params = draw(parts.params)
     if params is not ABSENT:
         message["params"] = params
     return message
+
+
+def notifications(contract: Contract) -> st.SearchStrategy[Dict[str, Any]]:
+    key = ("notifications", id(contract), 0.0)
+    if key not in _STRATEGIES:
+        _STRATEGIES[key] = _notifications(contract)
+    return _STRATEGIES[key]
 
 
 @st.composite
@@ -132,24 +177,30 @@ INVALID_UTF8 = [b"\xff", b"\xfe", b"\xc0\xaf", b"\xe0\x80\x80", b"\xed\xa0\x80",
                 b"\xc3", b"\xe2\x82", b"\xf0\x9f\x8e"]
 
 
+_EDIT_KINDS = st.sampled_from(["truncate", "insert", "flip", "delete", "dup", "bom", "escape"])
+_INSERTS = st.one_of(st.sampled_from([b"\x00", b"\x00" * 8, b",", b"}", b"]", b"{", b"[", b'"', b"\\", b":", b" ",
+                                      b"\t", b"\r", b"null", b"1e999", b"-", b"\x1f", b"\x7f"] + INVALID_UTF8),
+                     st.binary(min_size=1, max_size=8))
+_BITS = st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128])
+_ESCAPES = st.sampled_from([b"\\ud800", b"\\udc00", b"\\u0000", b"\\x41", b"\\", b"\\uD83C\\uDFAC",
+                            b"\\uDFAC\\uD83C"])
+
+
 @st.composite
 def mutated_bodies(draw, base: bytes) -> bytes:
     """``base`` with a few random edits: truncation, insertion of NULs / invalid UTF-8 / JSON punctuation,
     byte flips, duplication of a slice."""
     data = bytearray(base)
     for _ in range(draw(st.integers(1, 4))):
-        kind = draw(st.sampled_from(["truncate", "insert", "flip", "delete", "dup", "bom", "escape"]))
+        kind = draw(_EDIT_KINDS)
         position = draw(st.integers(0, len(data))) if data else 0
         if kind == "truncate":
             del data[position:]
         elif kind == "insert":
-            data[position:position] = draw(st.one_of(
-                st.sampled_from([b"\x00", b"\x00" * 8, b",", b"}", b"]", b"{", b"[", b'"', b"\\", b":", b" ", b"\t",
-                                 b"\r", b"null", b"1e999", b"-", b"\x1f", b"\x7f"] + INVALID_UTF8),
-                st.binary(min_size=1, max_size=8)))
+            data[position:position] = draw(_INSERTS)
         elif kind == "flip" and data:
             index = min(position, len(data) - 1)
-            data[index] ^= draw(st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128]))
+            data[index] ^= draw(_BITS)
         elif kind == "delete" and data:
             del data[position:position + draw(st.integers(1, 4))]
         elif kind == "dup" and data:
@@ -158,8 +209,7 @@ def mutated_bodies(draw, base: bytes) -> bytes:
         elif kind == "bom":
             data[0:0] = b"\xef\xbb\xbf"
         elif kind == "escape":
-            data[position:position] = draw(st.sampled_from([b"\\ud800", b"\\udc00", b"\\u0000", b"\\x41", b"\\",
-                                                             b"\\uD83C\\uDFAC", b"\\uDFAC\\uD83C"]))
+            data[position:position] = draw(_ESCAPES)
     return bytes(data)
 
 
@@ -238,8 +288,20 @@ def schema_strategy(schema: Dict[str, Any], path: str) -> st.SearchStrategy:
     return from_schema(ecma_schema(schema))
 
 
+_VALID: Dict[str, st.SearchStrategy] = {}
+_BREAKABLE: Dict[str, list] = {}
+_UNKNOWN: Dict[str, st.SearchStrategy] = {}
+
+
 def valid_params(method: Method) -> st.SearchStrategy[Dict[str, Any]]:
-    """Params that satisfy the method's schema (and the prose rules this module knows)."""
+    """Params that satisfy the method's schema (and the prose rules this module knows); built once per
+    method."""
+    if method.name not in _VALID:
+        _VALID[method.name] = _valid_params(method)
+    return _VALID[method.name]
+
+
+def _valid_params(method: Method) -> st.SearchStrategy[Dict[str, Any]]:
     required = {p.name: schema_strategy(p.schema, p.name) for p in method.params if p.required}
     optional = {p.name: schema_strategy(p.schema, p.name) for p in method.params if not p.required}
 
@@ -334,12 +396,13 @@ def violations(schema: Dict[str, Any], path: str) -> List[Tuple[str, st.SearchSt
     if schema.get("type") in ("integer", "number") or types in ({"integer"}, {"integer", "number"}):
         if "minimum" in schema:
             low = schema["minimum"]
-            out.append(("below minimum", st.one_of(st.just(low - 1), st.integers(max_value=low - 1),
-                                                   st.sampled_from([-2 ** 63, -10 ** 20])).filter(lambda v: v < low), path))
+            below = st.one_of(st.just(low - 1), st.integers(max_value=low - 1), st.sampled_from([-2 ** 63, -10 ** 20]))
+            out.append(("below minimum", below.filter(lambda v: v < low), path))
         if "maximum" in schema:
             high = schema["maximum"]
-            out.append(("above maximum", st.one_of(st.just(high + 1), st.integers(min_value=high + 1),
-                                                   st.sampled_from([2 ** 63 - 1, 2 ** 63, 10 ** 20])).filter(lambda v: v > high), path))
+            above = st.one_of(st.just(high + 1), st.integers(min_value=high + 1),
+                              st.sampled_from([2 ** 63 - 1, 2 ** 63, 10 ** 20]))
+            out.append(("above maximum", above.filter(lambda v: v > high), path))
     if schema.get("type") == "integer" or types == {"integer"}:
         out.append(("not integral", st.sampled_from([0.5, 1.5, -2.5, 1e20, -1e20, 1e300]), path))
     if schema.get("type") == "string":
@@ -385,14 +448,19 @@ def invalid_params(draw, method: Method) -> Tuple[Dict[str, Any], Mutation]:
     choices = ["unknown member"]
     if method.required:
         choices.append("missing required")
-    breakable = [(p, kind, strategy, path) for p in method.params for kind, strategy, path in violations(p.schema, p.name)]
+    if method.name not in _BREAKABLE:
+        _BREAKABLE[method.name] = [(p, kind, strategy, path)
+                                   for p in method.params for kind, strategy, path in violations(p.schema, p.name)]
+    breakable = _BREAKABLE[method.name]
     if breakable:
         choices.extend(["break a value"] * 3)
     choice = draw(st.sampled_from(choices))
     if choice == "unknown member":
-        names = {nfd(p.name) for p in method.params} | {"_meta"}
-        name = draw(st.one_of(texts, st.sampled_from(["Page", "movieID", "page ", "params", "id", "method", "jsonrpc"]))
-                    .filter(lambda k: nfd(k) not in names))
+        if method.name not in _UNKNOWN:
+            names = {nfd(p.name) for p in method.params} | {"_meta"}
+            _UNKNOWN[method.name] = st.one_of(texts, st.sampled_from(
+                ["Page", "movieID", "page ", "params", "id", "method", "jsonrpc"])).filter(lambda k: nfd(k) not in names)
+        name = draw(_UNKNOWN[method.name])
         params[name] = draw(json_values)
         return params, Mutation("unknown member", name)
     if choice == "missing required":

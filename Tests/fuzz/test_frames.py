@@ -33,6 +33,7 @@ def test_mutated_requests(session, data):
 
 
 @given(bodies=st.lists(junk_bytes().filter(exit_free), min_size=1, max_size=5))
+@settings(max_examples=scaled(0.5))
 def test_random_bytes(session, bodies):
     frames = [frame for body in bodies for frame in session.raw_frames(body)]
     session.run(frames)
@@ -62,6 +63,7 @@ def test_deep_brackets_balanced_or_not(session, opening, count, closed):
 
 @given(base=bases, noise=st.lists(st.sampled_from([b"\x00", b"\x00\x00\x00"] + INVALID_UTF8), min_size=1, max_size=4),
        where=st.sampled_from(["start", "end", "inside string", "between members"]))
+@settings(max_examples=scaled(0.5))
 def test_nul_bytes_and_invalid_utf8(session, base, noise, where):
     body = encode(base)
     junk = b"".join(noise)

@@ -79,7 +79,11 @@ def invalid_check(method: Method, params: Dict[str, Any], mutation: Mutation):
     def check(reply: Dict[str, Any]) -> Optional[str]:
         error = error_of(reply)
         if method.accepts_any_params:
-            return None if error is None else "%s accepts any params, yet answered %s" % (method.name, error)
+            # "Any other params are accepted": unknown members must be; the listed ones may be checked.
+            if mutation.kind == "unknown member" or error is None:
+                return None if error is None else "%s accepts any other params, yet answered %s" % (method.name, error)
+            return field_problem(error, mutation.field) if error.get("code") == INVALID_PARAMS else \
+                "%s answered %s to a bad %s" % (method.name, error, mutation.field)
         if known_deviations.null_taken_as_absent(mutation, params):
             # Open deviation: answered as if the member were absent (or refused, which is right too).
             absent = {key: value for key, value in params.items() if key != mutation.field}

@@ -2,8 +2,9 @@
 (fast enough for the long mode's million frames). The same properties as everywhere: every frame's
 replies exactly as the oracle expects, nothing else, no hang, the server alive after each case.
 
-``MOVIE_RPC_FUZZ_FRAMES`` sets the most frames per example (default 40; 200 in the long profile). When a case fails, its frames are
-replayed one at a time on a fresh server so the report names the single frame that fails, if one does.
+``MOVIE_RPC_FUZZ_FRAMES`` sets the most frames per example (default 40; 200 in the long profile). When
+a case fails, its frames are replayed one at a time on a fresh server so the report names the single
+frame that fails, if one does.
 """
 
 from __future__ import annotations
