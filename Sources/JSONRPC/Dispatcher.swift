@@ -16,10 +16,17 @@ public final class Dispatcher: Sendable {
         public var maxDepth: Int
         /// Requests handled at once; more wait in arrival order.
         public var maxConcurrentRequests: Int
-        public init(maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxConcurrentRequests: Int = 64) {
+        /// Waiting requests at which the connection stops reading input until half of them have started:
+        /// a client that pipelines faster than we answer is held back by the pipe, so memory stays bounded.
+        public var maxWaitingRequests: Int
+        public init(
+            maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxConcurrentRequests: Int = 64,
+            maxWaitingRequests: Int = 256
+        ) {
             self.maxMessageSize = maxMessageSize
             self.maxDepth = maxDepth
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
+            self.maxWaitingRequests = max(1, maxWaitingRequests)
         }
     }
 
@@ -39,6 +46,8 @@ public final class Dispatcher: Sendable {
         /// thousands of live tasks.
         var waiting = FIFOQueue<Job>()
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The reading thread, parked in `waitForRoom` while too many jobs wait.
+        var roomWaiter: DispatchSemaphore?
     }
 
     private struct Entry {
@@ -114,6 +123,23 @@ public final class Dispatcher: Sendable {
                 return false
             }
             if idle { continuation.resume() }
+        }
+    }
+
+    /// Blocks the calling thread while `limits.maxWaitingRequests` or more jobs wait for a slot, until
+    /// half of them have started. Only for the connection's dedicated reading thread: never call it from
+    /// a task, whose thread the waiting jobs may need.
+    public func waitForRoom() {
+        roomToWait()?.wait()
+    }
+
+    /// The semaphore `waitForRoom` parks on (signalled when the backlog has halved), nil when there is room.
+    func roomToWait() -> DispatchSemaphore? {
+        inFlight.withLock { state -> DispatchSemaphore? in
+            guard state.waiting.count >= limits.maxWaitingRequests else { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.roomWaiter = semaphore
+            return semaphore
         }
     }
 
@@ -249,13 +275,19 @@ public final class Dispatcher: Sendable {
 
     /// A job ended: start the next waiting one, or release whoever waits for idleness.
     private func finished() {
-        let (next, waiters) = inFlight.withLock { state -> (Job?, [CheckedContinuation<Void, Never>]) in
-            if let next = state.waiting.popFirst() { return (next, []) }
+        let (next, waiters, reader) = inFlight.withLock {
+            state -> (Job?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
+            if let next = state.waiting.popFirst() {
+                var reader: DispatchSemaphore?
+                if state.waiting.count <= limits.maxWaitingRequests / 2 { swap(&reader, &state.roomWaiter) }
+                return (next, [], reader)
+            }
             state.running -= 1
-            guard state.running == 0 else { return (nil, []) }
+            guard state.running == 0 else { return (nil, [], nil) }
             defer { state.idleWaiters = [] }
-            return (nil, state.idleWaiters)
+            return (nil, state.idleWaiters, nil)
         }
+        reader?.signal()
         if let next { start(next) }
         for waiter in waiters { waiter.resume() }
     }

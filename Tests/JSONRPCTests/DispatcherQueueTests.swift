@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import JSONRPC
 
@@ -101,5 +102,48 @@ struct FIFOQueueTests {
         #expect(queue.isEmpty && queue.count == 0)
         queue.append(7)
         #expect(queue.popFirst() == 7)
+    }
+}
+
+extension DispatcherQueueTests {
+    /// The reading thread is held while the backlog is full and released once half of it has started.
+    @Test func readerWaitsForRoomWhileTheBacklogIsFull() async throws {
+        let fixture = DispatcherFixture(limits: .init(maxConcurrentRequests: 1, maxWaitingRequests: 4))
+        let collector = ReplyCollector()
+        for id in 1...5 { fixture.dispatcher.receive(slowRequest(id: id), reply: collector.reply) }
+        await fixture.slowStarted.wait(for: 1)  // 1 running, 4 waiting: full.
+
+        let room = try #require(fixture.dispatcher.roomToWait())
+        let released = OneShotSignal()
+        let hasReturned = Atomic<Bool>(false)
+        let reader = Thread {
+            room.wait()
+            hasReturned.store(true, ordering: .sequentiallyConsistent)
+            released.fire()
+        }
+        reader.start()
+        // Still parked when one waiting request has started (3 waiting > 4 / 2) ...
+        fixture.dispatcher.receive(cancel(id: 1), reply: collector.reply)
+        await fixture.slowStarted.wait(for: 2)
+        let returnedEarly = hasReturned.load(ordering: .sequentiallyConsistent)
+        #expect(!returnedEarly)
+        // ... and released when the second one starts (2 waiting).
+        fixture.dispatcher.receive(cancel(id: 2), reply: collector.reply)
+        await released.wait()
+        fixture.gate.open()
+        await fixture.dispatcher.waitUntilIdle()
+        #expect(collector.all.count == 5)
+    }
+
+    /// Below the limit the reader is never held.
+    @Test func readerIsNotHeldBelowTheLimit() async {
+        let fixture = DispatcherFixture(limits: .init(maxConcurrentRequests: 1, maxWaitingRequests: 4))
+        let collector = ReplyCollector()
+        for id in 1...4 { fixture.dispatcher.receive(slowRequest(id: id), reply: collector.reply) }
+        await fixture.slowStarted.wait(for: 1)  // 1 running, 3 waiting.
+        #expect(fixture.dispatcher.roomToWait() == nil)
+        fixture.gate.open()
+        await fixture.dispatcher.waitUntilIdle()
+        #expect(collector.all.count == 4)
     }
 }
