@@ -26,12 +26,13 @@ public actor Database {
     ) throws {
         let connection = try SQLiteConnection(
             path: path,
+            immutable: configuration.immutable,
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
             statementCacheCapacity: configuration.statementCacheCapacity)
         connection.beginRetryLimit = configuration.beginRetryLimit
         // A database from a newer version is refused before anything is written, not even the journal mode.
         try migrator.checkNotNewer(connection)
-        if configuration.walEnabled {
+        if configuration.walEnabled && !configuration.immutable {
             try connection.enableWAL(synchronousNormal: configuration.synchronousNormal)
         }
         try migrator.migrate(connection)

@@ -10,6 +10,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public var statementCacheCapacity: Int = 64
     /// Extra retries of `BEGIN IMMEDIATE` on `SQLITE_BUSY` after the busy timeout.
     public var beginRetryLimit: Int = 5
+    /// Open the file read-only as `immutable=1` (see ``SQLiteConnection/init(path:readOnly:immutable:busyTimeoutMilliseconds:statementCacheCapacity:)``):
+    /// for a read-only directory, where SQLite cannot create the -shm file a WAL database needs. No WAL
+    /// switch; migrations must all be applied already (they cannot be written).
+    public var immutable: Bool = false
 
     /// The defaults: 5 s busy timeout, WAL with `synchronous = NORMAL`, 64 cached statements.
     public init() {}

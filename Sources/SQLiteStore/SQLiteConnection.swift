@@ -38,21 +38,30 @@ public final class SQLiteConnection {
     /// - Parameters:
     ///   - path: a file path, or `":memory:"` for a private in-memory database.
     ///   - readOnly: open with `SQLITE_OPEN_READONLY`; writes then fail with ``SQLiteError/isReadOnly``.
+    ///   - immutable: open read-only as SQLite's `immutable=1`: no locks and no -shm file, for a database in a
+    ///     directory nobody can write (so no writer can exist). Implies `readOnly`; the WAL is not read.
     ///   - busyTimeoutMilliseconds: how long to wait for another connection's lock before `SQLITE_BUSY`.
     ///   - statementCacheCapacity: see ``statementCacheCapacity``.
     /// - Throws: ``SQLiteError`` (`cantOpen`, `notADatabase`, …); the handle is closed before throwing.
     public init(
         path: String,
         readOnly: Bool = false,
+        immutable: Bool = false,
         busyTimeoutMilliseconds: Int = 5000,
         statementCacheCapacity: Int = 64
     ) throws {
+        let readOnly = readOnly || immutable
         if !readOnly {
             createPrivateFileIfMissing(path)
         }
         var openedHandle: OpaquePointer?
-        let accessFlags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-        let resultCode = sqlite3_open_v2(path, &openedHandle, accessFlags | SQLITE_OPEN_NOMUTEX, nil)
+        var accessFlags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        var name = path
+        if immutable {
+            accessFlags |= SQLITE_OPEN_URI
+            name = "file:\(Self.uriEscaped(path))?immutable=1"
+        }
+        let resultCode = sqlite3_open_v2(name, &openedHandle, accessFlags | SQLITE_OPEN_NOMUTEX, nil)
         guard resultCode == SQLITE_OK, let openedHandle else {
             // A nil handle with SQLITE_OK cannot happen in practice; report it as out of memory.
             let failure = resultCode == SQLITE_OK ? SQLITE_NOMEM : resultCode
@@ -71,6 +80,20 @@ public final class SQLiteConnection {
         self.path = path
         self.isReadOnly = readOnly
         self.statementCacheCapacity = statementCacheCapacity
+    }
+
+    /// `path` as the path part of a `file:` URI: `%`, `?` and `#` would otherwise end or alter it.
+    static func uriEscaped(_ path: String) -> String {
+        var escaped = ""
+        for character in path {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     deinit {

@@ -25,6 +25,29 @@ import Testing
         #expect(try reopened.scalarInt("SELECT sum(x) FROM t") == 3)
     }
 
+    /// An immutable open reads a WAL database without creating -wal/-shm files, refuses writes as
+    /// read-only, and takes paths whose characters mean something in a URI.
+    @Test func immutableOpenReadsWithoutSideFiles() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("odd ?name#100%.sqlite")
+        do {
+            let writer = try SQLiteConnection(path: path)
+            try writer.enableWAL()
+            try writer.execute("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (7);")
+            try writer.close()  // The last close folds the WAL in and deletes -wal and -shm.
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+
+        let reader = try SQLiteConnection(path: path, immutable: true)
+        #expect(reader.isReadOnly)
+        #expect(try reader.scalarInt("SELECT x FROM t") == 7)
+        #expect(performing: { try reader.execute("INSERT INTO t VALUES (8)") }, throws: { error in
+            (error as? SQLiteError)?.isReadOnly == true
+        })
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
     @Test func insertHelpers() throws {
         let connection = try SQLiteConnection(path: ":memory:")
         try connection.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)")

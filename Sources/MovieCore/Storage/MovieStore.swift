@@ -42,9 +42,12 @@ public final class MovieStore: Sendable {
 
     /// Opens (creating if needed) the store in `directory`.
     ///
-    /// A damaged file (not a database, or failing its integrity check) is moved aside to
+    /// A file that is not a database (no SQLite header, or SQLite refuses it as corrupt when opening) is moved aside to
     /// `movie-rpc.sqlite.corrupt-<time>` with its -wal/-shm files, and a fresh database is started: the
-    /// user keeps working and nothing is deleted. A database from a newer schema is never touched.
+    /// user keeps working and nothing is deleted. Pages damaged behind a good header are not looked for here
+    /// (a full check costs time in proportion to the file); requests touching them answer -32040 `corrupt`.
+    /// A database from a newer schema is never touched. In a read-only directory whose database has no
+    /// write-ahead log, the file is opened immutable: reads work and writes fail as read-only.
     public init(directory: DataDirectory, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
         try directory.prepare()
         let path = directory.file(Self.fileName)
@@ -62,9 +65,32 @@ public final class MovieStore: Sendable {
         } catch let error as SQLiteError where error.isCorrupt {
             Self.moveAside(path)
             database = try Self.open(path: path, configuration: configuration)
+        } catch let error as SQLiteError where Self.mayOpenAsSnapshot(path: path, after: error) {
+            // A read-only directory whose database has no -wal/-shm files (another SQLite client closed it
+            // last): SQLite cannot create the -shm it needs, but nobody can write here either, so reading
+            // the file as immutable is safe. Writes then fail as read-only (-32040).
+            var snapshot = configuration
+            snapshot.immutable = true
+            do {
+                database = try Self.open(path: path, configuration: snapshot)
+            } catch let error as SQLiteError {
+                throw OpenError.unusable(path: path, reason: Self.reason(error))
+            } catch {
+                throw OpenError.unusable(path: path, reason: "\(error)")
+            }
+            StoreLog.warning("The data directory is read-only: serving reads from \(path); writes will fail")
         } catch let error as SQLiteError {
             throw OpenError.unusable(path: path, reason: Self.reason(error))
         }
+    }
+
+    /// Whether a failed open is the read-only-directory case that an immutable open can serve: the file is
+    /// readable, and there is no write-ahead log with content (which an immutable open would ignore).
+    private static func mayOpenAsSnapshot(path: String, after error: SQLiteError) -> Bool {
+        guard [.cantOpen, .readonly, .perm].contains(error.code.primary) else { return false }
+        guard access(path, R_OK) == 0 else { return false }
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return walSize == 0
     }
 
     /// Moves the database and its -wal/-shm files to `<path>.corrupt-<time>`, so a fresh one can start.
@@ -88,8 +114,7 @@ public final class MovieStore: Sendable {
     private static func reason(_ error: SQLiteError) -> String {
         switch error.code.primary {
         case .cantOpen, .readonly, .perm:
-            return "the data directory is read-only or not accessible (a read-only directory can be read only "
-                + "while the database's -wal and -shm files are there); SQLite: \(error.code.description)"
+            return "the data directory is read-only or not accessible; SQLite: \(error.code.description)"
         case .full:
             return "the disk is full"
         default:
