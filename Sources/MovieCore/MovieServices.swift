@@ -81,11 +81,22 @@ public final class MovieServices: Sendable {
             directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
             http: URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
         accounts = AccountService(
-            store: AccountStore(database: store.database),
+            store: AccountStore(database: store.database, sealer: Self.tokenSealer(configuration.firebase)),
             hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)
         favorites = FavoritesStore(database: store.database)
         events = EventLog(
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
+    }
+
+    /// The sealer for Firebase refresh tokens; only Firebase sessions have one, so only they need the key.
+    private static func tokenSealer(_ firebase: FirebaseConfiguration?) -> TokenSealer? {
+        guard let path = firebase?.tokenKeyFile else { return nil }
+        do {
+            return try TokenSealer.loadingKey(at: path)
+        } catch {
+            StoreLog.warning("Firebase sessions will not outlive this process: \(error)")
+            return nil
+        }
     }
 
     /// The logged-in user's id, or nil: the data directory's current session, read from the database.

@@ -63,7 +63,8 @@ public struct ServerConfiguration: Sendable {
         if let apiKey = value("FIREBASE_API_KEY") {
             configuration.firebase = FirebaseConfiguration(
                 apiKey: apiKey, emulatorHost: value("FIREBASE_AUTH_EMULATOR_HOST"),
-                timeoutSeconds: configuration.tmdbTimeoutSeconds)
+                timeoutSeconds: configuration.tmdbTimeoutSeconds,
+                tokenKeyFile: TokenSealer.defaultKeyPath(environment: environment))
         }
         return configuration
     }

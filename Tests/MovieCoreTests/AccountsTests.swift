@@ -17,22 +17,25 @@ final class AccountsHarness: Sendable {
     let directory: DataDirectory
     let movieStore: MovieStore
     let clock = AccountsClock()
+    /// Seals refresh tokens as a server configured for Firebase does.
+    let sealer: TokenSealer
 
     init() throws {
         directory = DataDirectory(path: NSTemporaryDirectory() + "AccountsTests-" + UUID().uuidString)
         movieStore = try MovieStore(directory: directory)
+        sealer = try TokenSealer(key: LibCrypto.randomBytes(32))
     }
 
     deinit {
         try? FileManager.default.removeItem(atPath: directory.path)
     }
 
-    var store: AccountStore { AccountStore(database: movieStore.database) }
+    var store: AccountStore { AccountStore(database: movieStore.database, sealer: sealer) }
     var favorites: FavoritesStore { FavoritesStore(database: movieStore.database) }
 
     /// Local accounts at a test cost, on this harness's clock.
     func service(iterations: Int = 1000, on database: Database? = nil) -> AccountService {
-        let store = AccountStore(database: database ?? movieStore.database)
+        let store = AccountStore(database: database ?? movieStore.database, sealer: sealer)
         let clock = self.clock
         return AccountService(
             store: store, provider: LocalAccountProvider(store: store, hasher: PasswordHasher(iterations: iterations)),

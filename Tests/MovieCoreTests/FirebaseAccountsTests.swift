@@ -121,6 +121,42 @@ final class ScriptedFirebase: HTTPClient {
         #expect(current.user.passwordHash == nil)
         #expect(current.user.user.profile == UserProfile(displayName: "Ada", bio: "Hi"))
         #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token = 'id-1'") == 0)
+        // Stored sealed: the column holds neither token in clear.
+        #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token LIKE 'v1:%'") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token LIKE '%refresh-1%'") == 0)
+    }
+
+    /// The upgrade drops refresh tokens stored in clear by earlier versions and keeps sealed ones.
+    @Test func upgradeDropsRefreshTokensStoredInClear() async throws {
+        firebase.script("accounts:signUp", ScriptedFirebase.signedIn())
+        _ = try await accounts.register(email: "ada@example.com", password: "secret1", profile: ProfileChanges())
+        let reapplyUpgrade = "DELETE FROM schema_migrations WHERE identifier = 'v2-sealed-refresh-tokens'"
+        try await harness.movieStore.database.write { db in try db.execute(reapplyUpgrade) }
+        _ = try MovieStore(directory: harness.directory)
+        #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token LIKE 'v1:%'") == 1)
+
+        try await harness.movieStore.database.write { db in
+            try db.execute("UPDATE sessions SET refresh_token = 'refresh-in-clear'")
+            try db.execute(reapplyUpgrade)
+        }
+        _ = try MovieStore(directory: harness.directory)
+        #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token IS NOT NULL") == 0)
+        #expect(try await harness.count("SELECT count(*) FROM sessions") == 1)
+    }
+
+    /// Without a sealer (no key file) the refresh token is kept in memory only, never written.
+    @Test func withoutASealerNoRefreshTokenIsWritten() async throws {
+        let clock = harness.clock
+        let store = AccountStore(database: harness.movieStore.database, sealer: nil)
+        let client = FirebaseAuthClient(
+            configuration: FirebaseConfiguration(apiKey: Self.apiKey, emulatorHost: "127.0.0.1:9099"), http: firebase)
+        let unsealed = AccountService(
+            store: store, provider: FirebaseAccountProvider(client: client, store: store, now: { clock.now }),
+            now: { clock.now })
+        firebase.script("accounts:signUp", ScriptedFirebase.signedIn())
+        _ = try await unsealed.register(email: "ada@example.com", password: "secret1", profile: ProfileChanges())
+        #expect(try await harness.count("SELECT count(*) FROM sessions") == 1)
+        #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token IS NOT NULL") == 0)
     }
 
     @Test func invalidInputSendsNothing() async throws {

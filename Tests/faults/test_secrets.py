@@ -133,7 +133,8 @@ def test_no_credential_password_or_token_in_clear_anywhere(spawn_raw, home: Path
         common = {"TMDB_BASE_URL": tmdb.base_url, "TMDB_IMAGE_BASE_URL": tmdb.image_base_url,
                   "MOVIE_RPC_TMDB_TIMEOUT": "2", "MOVIE_RPC_TMDB_MAX_RETRY_AFTER": "1",
                   "MOVIE_RPC_PASSWORD_ITERATIONS": "1000",
-                  "FIREBASE_API_KEY": FIREBASE_KEY, "FIREBASE_AUTH_EMULATOR_HOST": firebase.host}
+                  "FIREBASE_API_KEY": FIREBASE_KEY, "FIREBASE_AUTH_EMULATOR_HOST": firebase.host,
+                  "MOVIE_RPC_KEY_FILE": str(tmp_path / "config" / "secrets.key")}
         # 1. API key in the query, Firebase accounts, every TMDB failure, at debug log level.
         server = spawn_raw(env=dict(common, TMDB_API_KEY=TMDB_KEY), args=["--log-level", "debug"])
         request_ok(server, "catalog.sync", {"popularPages": 1, "genres": [18]})
@@ -186,16 +187,20 @@ def test_no_credential_password_or_token_in_clear_anywhere(spawn_raw, home: Path
     secrets = {"TMDB API key": TMDB_KEY, "TMDB access token": TMDB_TOKEN, "Firebase API key": FIREBASE_KEY}
     secrets.update({"password %d" % i: p for i, p in enumerate(PASSWORDS)})
     secrets.update({"Firebase ID token %d" % i: t for i, t in enumerate(firebase.issued_id_tokens)})
+    # Refresh tokens are stored (a restarted server needs one), but sealed under a key outside the data
+    # directory: in clear nowhere, the database included.
+    secrets.update({"refresh token %d" % i: t for i, t in enumerate(firebase.issued_refresh_tokens)})
     assert firebase.issued_id_tokens and firebase.issued_refresh_tokens
     leaks = find_leaks(secrets, outputs)
     assert not leaks, "secrets in clear:\n  " + "\n  ".join(leaks)
-
-    # Firebase refresh tokens are kept, by design, in the sessions table (needed to refresh the ID token
-    # after a restart): they may appear in the database files, nowhere else.
-    refresh = {"refresh token %d" % i: t for i, t in enumerate(firebase.issued_refresh_tokens)}
-    not_database = {k: v for k, v in outputs.items() if DB_NAME not in k}
-    leaks = find_leaks(refresh, not_database)
-    assert not leaks, "refresh tokens outside the database:\n  " + "\n  ".join(leaks)
+    key_file = tmp_path / "config" / "secrets.key"
+    assert key_file.stat().st_size == 32 and key_file.stat().st_mode & 0o777 == 0o600
+    connection = sqlite3.connect(str(home / DB_NAME))
+    try:
+        stored = [r for (r,) in connection.execute("SELECT refresh_token FROM sessions") if r is not None]
+    finally:
+        connection.close()
+    assert stored and all(r.startswith("v1:") for r in stored), stored
     assert not replies_have_no_token_members(outputs["stdout#1"] + outputs["stdout#2"])
 
 

@@ -64,6 +64,8 @@ def server_env(home: Path) -> Dict[str, Optional[str]]:
                                      if name.startswith(SERVER_VARIABLE_PREFIXES) and name != "MOVIE_RPC_BIN"}
     env["XDG_DATA_HOME"] = None
     env["MOVIE_RPC_HOME"] = str(home)
+    # Firebase runs seal refresh tokens with a key file: a test's own, beside (not in) its data directory.
+    env["MOVIE_RPC_KEY_FILE"] = str(home.parent / "config" / "secrets.key")
     return env
 
 

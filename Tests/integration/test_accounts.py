@@ -464,7 +464,14 @@ def test_firebase_password_change_and_delete(start_firebase, firebase, home):
     client.account_update(newPassword="secret-2", currentPassword="secret-1")
     assert firebase.user_by_email("ada@example.com")["password"] == "secret-2"
     stored = scalar(home, "SELECT refresh_token FROM sessions")
-    assert stored == firebase.issued_refresh_tokens[-1]  # the pair issued with the new password
+    assert stored.startswith("v1:") and not any(t in stored for t in firebase.issued_refresh_tokens)  # sealed
+    # The stored token is the one issued with the new password (the change revoked the older ones): a
+    # restarted server, with no ID token in memory, refreshes with it and is served.
+    client.close()
+    client = start_firebase()
+    firebase.expire_id_tokens()
+    client.account_update(profile={"displayName": "Ada"})
+    assert firebase.operations()[-2:] == ["token", "update"]
     client.favorites_add(550)
     assert error_of(client.account_delete, "secret-1").code == -32012
     assert client.account_delete("secret-2") == {"deleted": True, "route": "login"}
@@ -500,5 +507,7 @@ def test_firebase_secrets_never_reach_stdout_or_stderr(spawn_raw, firebase, home
     stored = database_bytes(home)
     for secret in [FIREBASE_KEY, "Pw-fb-1a2b3c", "Pw-fb-wrong9"] + firebase.issued_id_tokens:
         assert secret.encode() not in stored, secret[:12]
-    # The refresh token is kept (a restart must stay logged in), in its one column only.
-    assert scalar(home, "SELECT refresh_token FROM sessions") in firebase.issued_refresh_tokens
+    # The refresh token is kept (a restart must stay logged in), sealed in its one column.
+    for secret in firebase.issued_refresh_tokens:
+        assert secret.encode() not in stored, secret[:12]
+    assert scalar(home, "SELECT refresh_token FROM sessions").startswith("v1:")

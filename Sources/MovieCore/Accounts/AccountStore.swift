@@ -9,7 +9,8 @@ import SQLiteStore
 ///   typed and lowercased (`UNIQUE(provider, email_normalized)`), the password hash (local accounts only)
 ///   and the profile.
 /// - `sessions`: `token_hash` is the SHA-256 of a 256-bit random token (the token itself is never stored);
-///   Firebase sessions also keep the refresh token, a secret that never leaves this table.
+///   Firebase sessions also keep the refresh token, a secret that never leaves this table, sealed with
+///   ``TokenSealer`` (a key outside the data directory).
 /// - `current_session`: at most one row (`slot = 1`): the data directory's logged-in session, which every
 ///   process on the directory reads, so a restarted server comes back logged in.
 /// - `login_attempts`: failed logins per lowercased email, and until when further attempts are refused.
@@ -69,13 +70,39 @@ public struct AccountStore: Sendable {
                 CREATE INDEX favorites_by_user_added ON favorites(user_id, added_at);
                 """)
         }),
+        // Refresh tokens are sealed (TokenSealer) from now on; ones stored in clear before are dropped, so no
+        // usable credential stays in the file (those Firebase users log in once more).
+        ("v2-sealed-refresh-tokens", { db in
+            try db.execute(
+                "UPDATE sessions SET refresh_token = NULL WHERE refresh_token IS NOT NULL AND refresh_token NOT LIKE 'v1:%'")
+        }),
     ]
 
     let database: Database
+    /// Seals Firebase refresh tokens before they are written. Without one they are not written at all, and a
+    /// Firebase session then lasts only as long as the process.
+    let sealer: TokenSealer?
 
     /// Works on `database` (the data directory's store, migrated with ``migrations``).
-    public init(database: Database) {
+    public init(database: Database, sealer: TokenSealer? = nil) {
         self.database = database
+        self.sealer = sealer
+    }
+
+    /// What the `refresh_token` column holds for `token`: sealed, or NULL.
+    private func storable(_ token: String?) -> SQLiteValue {
+        guard let token, let sealer else { return .null }
+        do {
+            return .text(try sealer.seal(token))
+        } catch {
+            StoreLog.warning("Could not seal a refresh token; it is kept for this process only")
+            return .null
+        }
+    }
+
+    /// The refresh token a stored column value holds, if it opens with our key.
+    private func readable(_ stored: String?) -> String? {
+        stored.flatMap { sealer?.open($0) }
     }
 
     /// A user row with the password hash local accounts have.
@@ -214,13 +241,15 @@ public struct AccountStore: Sendable {
     /// transaction. The session that was current before ends.
     func startSession(for user: User, row: UserRow, refreshToken: String?) async throws -> Session {
         let token = try SessionToken.generate()
+        let storedToken = storable(refreshToken)
         return try await write { db in
             switch row {
             case .insert(let passwordHash): try Self.insert(user, passwordHash: passwordHash, db)
             case .upsertRemote: try Self.upsertRemote(user, db)
             case .existing: break
             }
-            return try Self.startSession(userID: user.id, tokenHash: token.hash, refreshToken: refreshToken, db)
+            return try Self.startSession(
+                userID: user.id, tokenHash: token.hash, refreshToken: refreshToken, storedAs: storedToken, db)
         }
     }
 
@@ -250,12 +279,13 @@ public struct AccountStore: Sendable {
     }
 
     private static func startSession(
-        userID: String, tokenHash: [UInt8], refreshToken: String?, _ db: SQLiteConnection
+        userID: String, tokenHash: [UInt8], refreshToken: String?, storedAs storedToken: SQLiteValue,
+        _ db: SQLiteConnection
     ) throws -> Session {
         try db.run("DELETE FROM sessions WHERE id = (SELECT session_id FROM current_session WHERE slot = 1)")
         try db.run(
             "INSERT INTO sessions(token_hash, user_id, refresh_token, created_at) VALUES (?, ?, ?, ?)",
-            [.blob(tokenHash), .text(userID), refreshToken.sqliteValue, .text(Timestamp.string(Date()))])
+            [.blob(tokenHash), .text(userID), storedToken, .text(Timestamp.string(Date()))])
         let id = db.lastInsertRowID
         try db.run(
             """
@@ -268,7 +298,7 @@ public struct AccountStore: Sendable {
 
     /// The current session and its user, if someone is logged in.
     func currentSession() async throws -> (session: Session, user: StoredUser)? {
-        try await read { db -> (session: Session, user: StoredUser)? in
+        let sessionAndUser = try await read { db -> (session: Session, user: StoredUser)? in
             guard let row = try db.queryOne(
                 """
                 SELECT s.id AS session_id, s.token_hash, s.user_id, s.refresh_token, \(Self.userColumns)
@@ -283,6 +313,9 @@ public struct AccountStore: Sendable {
                 userID: try row.string("user_id"), refreshToken: try row.optionalString("refresh_token"))
             return (session, try Self.storedUser(row))
         }
+        guard var (session, user) = sessionAndUser else { return nil }
+        session.refreshToken = readable(session.refreshToken)
+        return (session, user)
     }
 
     /// The logged-in user's id and provider: one indexed lookup.
@@ -322,24 +355,26 @@ public struct AccountStore: Sendable {
     /// (and, for Firebase, the refresh token issued with the new password). Returns the kept session.
     func rotateSession(_ session: Session, refreshToken: String?) async throws -> Session {
         let token = try SessionToken.generate()
+        let kept = refreshToken ?? session.refreshToken
+        let storedToken = storable(kept)
         return try await write { db in
             try db.run(
                 "DELETE FROM sessions WHERE user_id = ? AND id <> ?", [.text(session.userID), .integer(session.id)])
             try db.run(
                 "UPDATE sessions SET token_hash = ?, refresh_token = ? WHERE id = ?",
-                [.blob(token.hash), (refreshToken ?? session.refreshToken).sqliteValue, .integer(session.id)])
+                [.blob(token.hash), storedToken, .integer(session.id)])
             var rotated = session
             rotated.tokenHash = token.hash
-            rotated.refreshToken = refreshToken ?? session.refreshToken
+            rotated.refreshToken = kept
             return rotated
         }
     }
 
     /// Keeps the refresh token Firebase issued with a refreshed ID token.
     func setRefreshToken(sessionID: Int64, _ refreshToken: String) async throws {
+        let storedToken = storable(refreshToken)
         try await write { db in
-            try db.run(
-                "UPDATE sessions SET refresh_token = ? WHERE id = ?", [.text(refreshToken), .integer(sessionID)])
+            try db.run("UPDATE sessions SET refresh_token = ? WHERE id = ?", [storedToken, .integer(sessionID)])
         }
     }
 

@@ -1,7 +1,7 @@
 import CCrypto
 
-/// The few OpenSSL libcrypto primitives accounts need: random bytes, SHA-256, PBKDF2-HMAC-SHA256 and a
-/// constant-time comparison. Inputs and outputs are byte arrays; nothing here logs or keeps a secret.
+/// The few OpenSSL libcrypto primitives accounts need: random bytes, SHA-256, PBKDF2-HMAC-SHA256,
+/// AES-256-GCM and a constant-time comparison. Inputs and outputs are byte arrays; nothing here logs or keeps a secret.
 enum LibCrypto {
     /// libcrypto reported a failure (it never should for these calls with valid arguments).
     struct Failure: Error, CustomStringConvertible {
@@ -61,5 +61,48 @@ enum LibCrypto {
                 CRYPTO_memcmp(left.baseAddress, right.baseAddress, left.count) == 0
             }
         }
+    }
+
+    /// AES-256-GCM encryption of `plaintext` with a 32-byte `key` and a 12-byte `nonce` (never reuse one with
+    /// the same key). Returns the ciphertext followed by the 16-byte tag.
+    static func aes256GCMSeal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws -> [UInt8] {
+        guard key.count == 32, nonce.count == 12 else { throw Failure(operation: "AES-256-GCM (parameters)") }
+        guard let context = EVP_CIPHER_CTX_new() else { throw Failure(operation: "EVP_CIPHER_CTX_new") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var output = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var written: Int32 = 0
+        var finalWritten: Int32 = 0
+        let status = output.withUnsafeMutableBufferPointer { out -> Bool in
+            guard let out = out.baseAddress else { return false }
+            return EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+                && (plaintext.isEmpty || EVP_EncryptUpdate(context, out, &written, plaintext, Int32(plaintext.count)) == 1)
+                && EVP_EncryptFinal_ex(context, out + Int(written), &finalWritten) == 1
+                && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, out + plaintext.count) == 1
+        }
+        guard status, Int(written + finalWritten) == plaintext.count else { throw Failure(operation: "AES-256-GCM seal") }
+        return output
+    }
+
+    /// Decrypts what ``aes256GCMSeal(_:key:nonce:)`` returned; nil when the tag does not match (wrong key,
+    /// or the bytes were changed).
+    static func aes256GCMOpen(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8]) -> [UInt8]? {
+        guard key.count == 32, nonce.count == 12, sealed.count >= 16 else { return nil }
+        guard let context = EVP_CIPHER_CTX_new() else { return nil }
+        defer { EVP_CIPHER_CTX_free(context) }
+        let ciphertextCount = sealed.count - 16
+        var tag = Array(sealed[ciphertextCount...])
+        var output = [UInt8](repeating: 0, count: ciphertextCount + 16)
+        var written: Int32 = 0
+        var finalWritten: Int32 = 0
+        let status = output.withUnsafeMutableBufferPointer { out -> Bool in
+            guard let out = out.baseAddress else { return false }
+            return EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+                && (ciphertextCount == 0
+                    || EVP_DecryptUpdate(context, out, &written, sealed, Int32(ciphertextCount)) == 1)
+                && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1
+                && EVP_DecryptFinal_ex(context, out + Int(written), &finalWritten) == 1
+        }
+        guard status, Int(written + finalWritten) == ciphertextCount else { return nil }
+        return Array(output[..<ciphertextCount])
     }
 }
