@@ -29,7 +29,7 @@ public struct EventsAdd: MovieMethod {
         }
         let event = try await server.services.events.add(
             name: params.name, timestampMillis: millis, params: eventParams,
-            userID: await server.services.currentUserID())
+            userID: await server.services.currentUserIDForEvents())
         return EventWire(event)
     }
 }
