@@ -102,10 +102,15 @@ public final class MovieServices: Sendable {
     /// The logged-in user's id, or nil: the data directory's current session, read from the database.
     public func currentUserID() async -> String? { await accounts.currentUserID() }
 
+    /// The user an event is attributed to, recorded or added: the current user as cached for recording
+    /// (this process's logins and logouts show at once, another process's within a second). An add that
+    /// read the session itself would queue a read per event on the connection its group commit writes on.
+    public func currentUserIDForEvents() async -> String? { await accounts.currentUserIDForRecording() }
+
     /// Records what the user did, for the current user, in the activity log. Buffered: returns at once.
     public func record(_ event: AppEvent) async {
         guard configuration.recordEvents else { return }
-        await events.record(event, userID: await accounts.currentUserIDForRecording())
+        await events.record(event, userID: await currentUserIDForEvents())
     }
 
     /// Flushes pending writes. Safe to call more than once.

@@ -4,7 +4,9 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     public var busyTimeoutMilliseconds: Int = 5000
     /// Switch to write-ahead logging (checked; opening fails if it does not take). Requires a file.
     public var walEnabled: Bool = true
-    /// With WAL, also set `PRAGMA synchronous = NORMAL`.
+    /// With WAL, also set `PRAGMA synchronous = NORMAL`: a commit is written to the WAL without an fsync
+    /// (fsyncs happen at checkpoints), so a committed transaction survives the process being killed, not
+    /// a power loss. `FULL` would fsync every commit, which costs milliseconds per commit on our disks.
     public var synchronousNormal: Bool = true
     /// Maximum number of cached prepared statements.
     public var statementCacheCapacity: Int = 64

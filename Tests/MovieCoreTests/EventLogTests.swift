@@ -67,6 +67,50 @@ private func problems(of error: any Error) -> [FieldProblem] {
     return problems
 }
 
+/// Holds the log's write queue until the returned closure is called: every write asked for meanwhile waits.
+private func holdWrites(_ log: EventLog) -> @Sendable () -> Void {
+    let (stream, continuation) = AsyncStream<Void>.makeStream()
+    log.queueWrite {
+        for await _ in stream {}
+    }
+    return { continuation.finish() }
+}
+
+/// The outcome of `body`, thrown errors included.
+private func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// Yields until `condition` holds (it is reached by other tasks making progress, never by time passing).
+private func waitUntil(_ condition: () -> Bool) async {
+    while !condition() {
+        await Task.yield()
+    }
+}
+
+/// Makes COMMIT fail, after every statement succeeded, for a transaction that inserted an event named
+/// `poison`, or any event while `test_poison_all` has a row: a deferred foreign key left dangling.
+private func installCommitFailure(_ database: Database) async throws {
+    try await database.write { db in
+        try db.execute("""
+            CREATE TABLE test_parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE test_dangling (
+                parent INTEGER REFERENCES test_parent (id) DEFERRABLE INITIALLY DEFERRED
+            );
+            CREATE TABLE test_poison_all (x INTEGER);
+            CREATE TRIGGER test_poison AFTER INSERT ON events
+                WHEN new.name = 'poison' OR EXISTS (SELECT 1 FROM test_poison_all)
+            BEGIN
+                INSERT INTO test_dangling (parent) VALUES (-1);
+            END;
+            """)
+    }
+}
+
 @Suite("Event log")
 struct EventLogTests {
     // MARK: Recording
@@ -371,6 +415,122 @@ struct EventLogTests {
         let fetched = try await fixture.log.event(id: added.id)
         #expect(fetched == added)
         #expect(fetched.params == params && fetched.userID == "u7" && fetched.timestampMillis == base + 123)
+    }
+
+    // MARK: Group commit
+
+    @Test(
+        "concurrent adds wait together and are committed in one transaction, after the recorded buffer",
+        .timeLimit(.minutes(1)))
+    func groupCommit() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        await log.record(.genresOpened, userID: nil)
+        let release = holdWrites(log)
+        let count = 100
+        let added = try await withThrowingTaskGroup(of: StoredEvent.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    try await log.add(
+                        name: "burst", timestampMillis: base + Int64(index % 10), params: ["i": .int(index)],
+                        userID: index.isMultiple(of: 2) ? "u1" : nil)
+                }
+            }
+            await waitUntil { log.waitingAddCount == count }
+            #expect(try await log.storedCount() == 0, "nothing is stored while the queue is held")
+            let writesBefore = log.committedWriteCount
+            release()
+            var added: [StoredEvent] = []
+            for try await event in group {
+                added.append(event)
+            }
+            #expect(log.committedWriteCount == writesBefore + 1, "one transaction for the whole group")
+            #expect(try await log.storedCount() == count + 1, "with the event recorded before them, unflushed")
+            return added
+        }
+        #expect(Set(added.map(\.id)).count == count)
+        #expect(Set(added.compactMap { $0.params["i"] }) == Set((0..<count).map { EventValue.int($0) }))
+
+        let stored = try await allEvents(log, limit: 7)
+        #expect(isNewestFirst(stored))
+        #expect(stored.count == count + 1)
+        let recorded = try #require(stored.first { $0.name == "genres.opened" })
+        #expect(added.allSatisfy { $0.id > recorded.id }, "recorded before the adds: inserted first")
+        let storedByID = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) })
+        #expect(added.allSatisfy { storedByID[$0.id] == $0 }, "each answer is the stored event")
+    }
+
+    @Test("an add that cannot be stored fails alone; the rest of its group is stored", .timeLimit(.minutes(1)))
+    func groupFailureIsolated() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        try await installCommitFailure(fixture.store.database)
+        let release = holdWrites(log)
+        let names = (0..<20).map { $0 == 7 ? "poison" : "fine.\($0)" }
+        let outcomes = await withTaskGroup(of: (String, Result<StoredEvent, any Error>).self) { group in
+            for (index, name) in names.enumerated() {
+                group.addTask {
+                    let result = await outcome {
+                        try await log.add(name: name, timestampMillis: base + Int64(index), params: [:], userID: nil)
+                    }
+                    return (name, result)
+                }
+            }
+            await waitUntil { log.waitingAddCount == names.count }
+            release()
+            var outcomes: [String: Result<StoredEvent, any Error>] = [:]
+            for await (name, result) in group {
+                outcomes[name] = result
+            }
+            return outcomes
+        }
+        guard case .failure(let error) = outcomes["poison"] else {
+            Issue.record("the poisoned add was acknowledged")
+            return
+        }
+        #expect(error as? MovieError == .storage(.other))
+        let acknowledged = names.filter { $0 != "poison" }.compactMap { try? outcomes[$0]?.get() }
+        #expect(acknowledged.count == names.count - 1)
+        let stored = try await allEvents(log)
+        #expect(Set(stored.map(\.name)) == Set(names.filter { $0 != "poison" }))
+        let storedByID = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0) })
+        #expect(acknowledged.allSatisfy { storedByID[$0.id] == $0 })
+    }
+
+    @Test("no add is acknowledged before its transaction has committed", .timeLimit(.minutes(1)))
+    func noAcknowledgementBeforeCommit() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        try await installCommitFailure(fixture.store.database)
+        // Every COMMIT now fails (after every insert succeeded), alone or in a group.
+        try await fixture.store.database.write { db in try db.run("INSERT INTO test_poison_all (x) VALUES (1)") }
+        let release = holdWrites(log)
+        let count = 30
+        let acknowledged = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let result = await outcome {
+                        try await log.add(
+                            name: "doomed", timestampMillis: base + Int64(index), params: [:], userID: nil)
+                    }
+                    if case .success = result { return true }
+                    return false
+                }
+            }
+            await waitUntil { log.waitingAddCount == count }
+            release()
+            var acknowledged = 0
+            for await success in group where success {
+                acknowledged += 1
+            }
+            return acknowledged
+        }
+        #expect(acknowledged == 0)
+        #expect(try await log.storedCount() == 0)
+
+        try await fixture.store.database.write { db in try db.run("DELETE FROM test_poison_all") }
+        let later = try await log.add(name: "fine", timestampMillis: base, params: [:], userID: nil)
+        #expect(try await log.event(id: later.id) == later)
     }
 
     @Test("delete reports unknown ids, and a deleted event is not found")

@@ -212,9 +212,25 @@ def test_list_filters_and_param_checks(client):
     assert [e["params"]["i"] for e in window] == list(range(109, 99, -1)) + list(range(29, 9, -1))
     for params, field in [({"limit": 0}, "limit"), ({"limit": 501}, "limit"), ({"cursor": "garbage"}, "cursor"),
                           ({"since": "soon"}, "since"), ({"until": 5}, "until"), ({"name": 3}, "name"),
-                          ({"userId": 7}, "userId"), ({"query": "x"}, "query")]:
+                          ({"userId": 7}, "userId"), ({"query": "x"}, "query"), ({"name": "n" * 201}, "name")]:
         error = error_of(client.call, "events.list", params)
         assert (error.code, error.field) == (-32602, field), params
+    assert client.events_list(name="n" * 200)["events"] == [], "200 characters is the limit itself"
+
+
+def test_concurrent_adds_are_each_answered_with_their_stored_event(client):
+    """A batch runs its adds concurrently, so they are group-committed: each answer is the stored event and
+    an invalid add among them fails alone."""
+    calls = [Call("events.add", {"name": "group", "timestamp": stamp(i), "params": {"i": i}}) for i in range(300)]
+    calls[123] = Call("events.add", {"name": "bad\u0001name", "params": {"i": 123}})
+    results = client.batch(calls)
+    assert isinstance(results[123], RpcError) and results[123].code == -32010
+    added = [result for index, result in enumerate(results) if index != 123]
+    assert not any(isinstance(result, RpcError) for result in added)
+    assert len({event["id"] for event in added}) == 299
+    stored = all_pages(client.events_list, limit=50, name="group")
+    assert newest_first(stored)
+    assert sorted(stored, key=lambda event: event["id"]) == sorted(added, key=lambda event: event["id"])
 
 
 def test_search_reaches_records_far_past_the_first_page(client):

@@ -12,15 +12,22 @@ import Synchronization
 /// on ``close()`` (stdin EOF, SIGTERM/SIGINT, LSP `exit`), so a clean exit loses nothing. Recording waits
 /// only when ``EventLogConfiguration/maxPending`` (1,024) events are waiting.
 ///
-/// Writes are committed in WAL mode with `synchronous = NORMAL`: once committed they survive the process
-/// being killed. A `kill -9` therefore loses at most the recorded events not yet committed: those of the
-/// last 200 ms plus the duration of one batch write, and never more than 2 × 1,024 events (a full
-/// buffer and the batch being written). A storage failure keeps the batch in the buffer for the next
-/// flush (the oldest beyond 1,024 are dropped, with a warning).
+/// Writes are committed in WAL mode with `synchronous = NORMAL` (see `DatabaseConfiguration`): a commit
+/// is a `write()` into the WAL without an fsync, which the kernel keeps when the process is killed, so
+/// once committed an event survives `kill -9`; only a power loss could undo the last commits. `FULL`
+/// would add an fsync per commit (milliseconds on this machine kind) for that case alone. A `kill -9`
+/// therefore loses at most the recorded events not yet committed: those of the last 200 ms plus the
+/// duration of one batch write, and never more than 2 × 1,024 events (a full buffer and the batch being
+/// written). A storage failure keeps the batch in the buffer for the next flush (the oldest beyond 1,024
+/// are dropped, with a warning).
 ///
-/// ## Explicit changes are written through
+/// ## Explicit changes are written through, adds by group commit
 /// ``add(name:timestampMillis:params:userID:)`` and ``delete(ids:)`` are committed before they return,
-/// together with everything recorded before them.
+/// together with everything recorded before them. Adds that arrive while a write is under way wait
+/// together and are committed in the next transaction, which also takes the recorded buffer: with many
+/// concurrent adds a commit (and the trigram index's segment flush and the pruning that come with it)
+/// is paid once per group instead of once per event. If a group's transaction fails, its adds are
+/// retried one per transaction, so one bad event fails alone.
 ///
 /// ## Retention
 /// At most ``EventLogConfiguration/maxEvents`` events are kept; each write deletes the oldest (by
@@ -39,8 +46,21 @@ public final class EventLog: Sendable {
         var timestampMillis: Int64
     }
 
+    /// An add validated and encoded, waiting for the transaction that will store it.
+    private struct WaitingAdd {
+        var event: EncodedEvent
+        /// Resumed with the event's id once committed, or with the error that kept it from being stored.
+        var continuation: CheckedContinuation<Int64, any Error>
+    }
+
     private struct State {
         var buffer: [Pending] = []
+        /// Adds waiting for the next write, in arrival order.
+        var adds: [WaitingAdd] = []
+        /// A write that will take `adds` is queued and has not started yet.
+        var addWriteQueued = false
+        /// Transactions that stored events (tests count them to see adds grouped).
+        var committedWrites = 0
         /// The flush due `flushInterval` after the oldest waiting event.
         var timer: Task<Void, Never>?
         /// A size-triggered flush is on its way.
@@ -86,7 +106,7 @@ public final class EventLog: Sendable {
         }
         switch action {
         case .none: break
-        case .flushInBackground: _ = enqueue { try await self.writeBuffer() }
+        case .flushInBackground: _ = enqueue { try await self.writePending() }
         case .flushAndWait: await flushQuietly()
         }
     }
@@ -107,7 +127,7 @@ public final class EventLog: Sendable {
 
     /// Writes every event recorded so far; returns once they are committed.
     public func flush() async throws {
-        _ = try await serialized { try await self.writeBuffer() }
+        _ = try await serialized { try await self.writePending() }
     }
 
     /// Flushes, then records later events write-through. Safe to call more than once.
@@ -127,13 +147,14 @@ public final class EventLog: Sendable {
         do {
             try await flush()
         } catch {
-            // Logged by writeBuffer; readers go on with what is stored.
+            // Logged by writePending; readers go on with what is stored.
         }
     }
 
     // MARK: Explicit changes
 
-    /// Validates and stores one event, committed before returning (with everything recorded before it).
+    /// Validates and stores one event, committed before returning (with everything recorded before it, and
+    /// with the adds waiting at the same time: see "group commit" above).
     ///
     /// - Throws: `MovieError.validationFailed` naming each bad field (see ``EventValidation``);
     ///   `MovieError.storage`.
@@ -142,9 +163,23 @@ public final class EventLog: Sendable {
     ) async throws -> StoredEvent {
         let problems = EventValidation.problems(name: name, params: params)
         guard problems.isEmpty else { throw MovieError.validationFailed(problems) }
+        // Encoded here, on the caller's task, so that the serial write does only SQLite work.
         let pending = Pending(name: name, params: params, userID: userID, timestampMillis: timestampMillis)
-        let ids = try await serialized { try await self.writeBuffer(adding: pending) }
-        guard let id = ids.last else { throw MovieError.storage(.other) }
+        guard let encoded = encode(pending) else {
+            throw MovieError.validationFailed([FieldProblem(field: "params", problem: "cannot be stored")])
+        }
+        let id = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int64, any Error>) in
+            let startsWrite = state.withLock { state -> Bool in
+                state.adds.append(WaitingAdd(event: encoded, continuation: continuation))
+                guard !state.addWriteQueued else { return false }
+                state.addWriteQueued = true
+                return true
+            }
+            // One queued write takes every add that arrives before it starts.
+            if startsWrite {
+                _ = enqueue { try await self.writePending() }
+            }
+        }
         return StoredEvent(id: id, name: name, timestampMillis: timestampMillis, userID: userID, params: params)
     }
 
@@ -155,7 +190,7 @@ public final class EventLog: Sendable {
         let unique = ids.filter { seen.insert($0).inserted }
         return try await serialized {
             // Recorded events first, so that an id just handed out can be deleted.
-            _ = try await self.writeBuffer()
+            try await self.writePending()
             return try await StorageErrors.mapping {
                 try await self.database.write { db in try EventQueries.delete(unique, db) }
             }
@@ -218,6 +253,21 @@ public final class EventLog: Sendable {
         state.withLock { $0.buffer.count }
     }
 
+    /// How many adds wait for a write.
+    var waitingAddCount: Int {
+        state.withLock { $0.adds.count }
+    }
+
+    /// How many transactions have stored events.
+    var committedWriteCount: Int {
+        state.withLock { $0.committedWrites }
+    }
+
+    /// Queues `job` behind every write queued so far; later writes wait for it (tests hold the queue).
+    func queueWrite(_ job: @escaping @Sendable () async -> Void) {
+        _ = enqueue { await job() }
+    }
+
     /// The pending interval flush, if one is scheduled (tests await it).
     var scheduledFlush: Task<Void, Never>? {
         state.withLock { $0.timer }
@@ -257,45 +307,86 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Takes the whole buffer and writes it, then `extra`, in one transaction, pruning beyond the cap.
-    /// Returns the ids given to the written events. On failure the buffer's events are put back.
-    private func writeBuffer(adding extra: Pending? = nil) async throws -> [Int64] {
-        let batch = state.withLock { state -> [Pending] in
+    /// Takes the whole buffer and every waiting add and writes them (the buffer first) in one transaction,
+    /// pruning beyond the cap, then answers each add. Every add taken is answered, whatever happens.
+    ///
+    /// If the transaction fails, the buffer's events are put back, and the adds are retried one per
+    /// transaction, so that an add that cannot be stored fails alone.
+    ///
+    /// - Throws: the storage error that kept the buffer's events from being written (the adds have their
+    ///   own answers).
+    private func writePending() async throws {
+        let (batch, adds) = state.withLock { state -> ([Pending], [WaitingAdd]) in
             state.flushRequested = false
-            defer { state.buffer = [] }
-            return state.buffer
+            state.addWriteQueued = false
+            defer {
+                state.buffer = []
+                state.adds = []
+            }
+            return (state.buffer, state.adds)
         }
-        var encoded = batch.compactMap { pending -> EncodedEvent? in
+        let recorded = batch.compactMap { pending -> EncodedEvent? in
             guard let event = encode(pending) else {
                 StoreLog.warning("A recorded \(pending.name) event has params that cannot be stored; dropped")
                 return nil
             }
             return event
         }
-        if let extra {
-            guard let event = encode(extra) else {
-                requeue(batch)
-                throw MovieError.validationFailed([FieldProblem(field: "params", problem: "cannot be stored")])
-            }
-            encoded.append(event)
-        }
-        guard !encoded.isEmpty else { return [] }
-        let rows = encoded
-        let maxEvents = configuration.maxEvents
+        guard !recorded.isEmpty || !adds.isEmpty else { return }
+        let ids: [Int64]
         do {
-            return try await database.write { db in
-                let ids = try EventQueries.insert(rows, db)
-                _ = try EventQueries.prune(maxEvents: maxEvents, db)
-                return ids
-            }
+            ids = try await insert(recorded + adds.map(\.event))
         } catch {
             let mapped = StorageErrors.map(error)
             if !batch.isEmpty {
                 StoreLog.warning("\(batch.count) recorded events could not be saved yet; they stay buffered")
             }
             requeue(batch)
-            throw mapped
+            if adds.count == 1 && recorded.isEmpty {
+                adds[0].continuation.resume(throwing: mapped)
+            } else {
+                for add in adds {
+                    await writeAlone(add)
+                }
+            }
+            if !batch.isEmpty {
+                throw mapped
+            }
+            return
         }
+        // `insert` gives one id per row; checked anyway, because an add left unanswered would hang its caller.
+        let addIDs = Array(ids.suffix(adds.count))
+        guard addIDs.count == adds.count else {
+            StoreLog.warning("A group commit returned \(ids.count) ids for \(recorded.count + adds.count) events")
+            adds.forEach { $0.continuation.resume(throwing: MovieError.storage(.other)) }
+            return
+        }
+        for (add, id) in zip(adds, addIDs) {
+            add.continuation.resume(returning: id)
+        }
+    }
+
+    /// Stores one add in its own transaction and answers it.
+    private func writeAlone(_ add: WaitingAdd) async {
+        do {
+            let ids = try await insert([add.event])
+            guard let id = ids.first else { throw MovieError.storage(.other) }
+            add.continuation.resume(returning: id)
+        } catch {
+            add.continuation.resume(throwing: StorageErrors.map(error))
+        }
+    }
+
+    /// Inserts `rows` in order and prunes beyond the cap, in one transaction; returns the rows' ids.
+    private func insert(_ rows: [EncodedEvent]) async throws -> [Int64] {
+        let maxEvents = configuration.maxEvents
+        let ids = try await database.write { db in
+            let ids = try EventQueries.insert(rows, db)
+            _ = try EventQueries.prune(maxEvents: maxEvents, db)
+            return ids
+        }
+        state.withLock { $0.committedWrites += 1 }
+        return ids
     }
 
     private func requeue(_ batch: [Pending]) {

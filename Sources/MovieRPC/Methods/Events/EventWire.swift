@@ -67,6 +67,17 @@ enum EventParams {
         return limit
     }
 
+    /// A name filter: no stored event has a longer name (see `EventValidation`), so a longer one is a
+    /// mistake to report, not a filter that matches nothing.
+    static func name(_ name: String?) throws -> String? {
+        guard let name else { return nil }
+        guard name.count <= EventValidation.maxNameLength else {
+            throw ResponseError.invalidParams(
+                "name must be at most \(EventValidation.maxNameLength) characters", field: "name")
+        }
+        return name
+    }
+
     static func cursor(_ token: String?) throws -> EventCursor? {
         guard let token else { return nil }
         guard let cursor = EventCursor(token: token) else {

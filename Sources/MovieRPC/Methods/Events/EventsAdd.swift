@@ -2,7 +2,8 @@ import JSONRPC
 import MovieCore
 
 /// `events.add`: stores one event (for testers), for the current user, and returns it. Written through:
-/// the event is committed before the answer is sent.
+/// the event is committed before the answer is sent; concurrent adds share a transaction (group commit,
+/// see `EventLog`).
 public struct EventsAdd: MovieMethod {
     public static let name = "events.add"
 
@@ -29,7 +30,7 @@ public struct EventsAdd: MovieMethod {
         }
         let event = try await server.services.events.add(
             name: params.name, timestampMillis: millis, params: eventParams,
-            userID: await server.services.currentUserID())
+            userID: await server.services.currentUserIDForEvents())
         return EventWire(event)
     }
 }

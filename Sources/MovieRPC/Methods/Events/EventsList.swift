@@ -43,7 +43,7 @@ public struct EventsList: MovieMethod {
         let limit = try EventParams.limit(params.limit)
         let cursor = try EventParams.cursor(params.cursor)
         let filter = EventFilter(
-            name: params.name, user: params.user,
+            name: try EventParams.name(params.name), user: params.user,
             sinceMillis: try EventParams.timestamp(params.since, field: "since"),
             untilMillis: try EventParams.timestamp(params.until, field: "until"))
         let page = try await server.services.events.list(filter, limit: limit, after: cursor)
