@@ -89,6 +89,12 @@ public struct JSONWriter {
         array(strings) { writer, string in writer.value(string) }
     }
 
+    /// Appends a JSON value written before (see ``EncodedJSON``); the bytes are copied as they are.
+    public mutating func value(_ encoded: EncodedJSON) {
+        separate()
+        bytes.append(contentsOf: encoded.bytes)
+    }
+
     // MARK: Members (key and value in one call)
 
     public mutating func member(_ name: String, _ string: String) { key(name); value(string) }

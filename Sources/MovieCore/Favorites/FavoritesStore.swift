@@ -15,6 +15,37 @@ public struct FavoritesStore: Sendable {
         func withLock<T>(_ body: (inout [RowKey: Favorite]) -> T) -> T { storage.withLock { body(&$0) } }
     }
 
+    /// Schema steps after `AccountStore`'s `v1-favorites` (which created the table), in order.
+    ///
+    /// `v2-favorites-revisions`: a per-user counter that every change to `favorites` bumps, whoever makes
+    /// it (this process, another one on the same data directory, a cascade from deleting the user), so a
+    /// cached list can be checked with one small read (see ``revision(userID:)``). Rows stay after their
+    /// user goes, so a user's revision never repeats a value.
+    static let migrations: [MovieStore.Migration] = [
+        ("v2-favorites-revisions", { db in
+            try db.execute("""
+                CREATE TABLE favorites_revisions(
+                    user_id TEXT PRIMARY KEY,
+                    revision INTEGER NOT NULL
+                );
+                CREATE TRIGGER favorites_revise_after_insert AFTER INSERT ON favorites BEGIN
+                    INSERT INTO favorites_revisions(user_id, revision) VALUES (NEW.user_id, 1)
+                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                END;
+                CREATE TRIGGER favorites_revise_after_delete AFTER DELETE ON favorites BEGIN
+                    INSERT INTO favorites_revisions(user_id, revision) VALUES (OLD.user_id, 1)
+                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                END;
+                CREATE TRIGGER favorites_revise_after_update AFTER UPDATE ON favorites BEGIN
+                    INSERT INTO favorites_revisions(user_id, revision) VALUES (OLD.user_id, 1)
+                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                    INSERT INTO favorites_revisions(user_id, revision) VALUES (NEW.user_id, 1)
+                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                END;
+                """)
+        }),
+    ]
+
     /// Works on `database` (the data directory's store, whose migrations created `favorites`).
     public init(database: Database) {
         self.database = database
@@ -53,15 +84,40 @@ public struct FavoritesStore: Sendable {
 
     /// The user's favorites, newest first.
     public func list(userID: String) async throws -> [Favorite] {
-        let rows = try await read { db in
-            try db.query(
+        try await revisedList(userID: userID).favorites
+    }
+
+    /// A number that changes whenever the user's favorites change, in this process or another one on the
+    /// same database (0 before the first change). Equal revisions mean equal lists.
+    public func revision(userID: String) async throws -> Int {
+        try await read { db in try Self.revision(userID: userID, db) }
+    }
+
+    /// The user's favorites, newest first, with the revision they are at least as new as: a cache may
+    /// keep the list under that revision, and finding a different one later means it is out of date.
+    public func revisedList(userID: String) async throws -> (revision: Int, favorites: [Favorite]) {
+        let (revision, rows) = try await read { db in
+            // The revision is read before the rows (no transaction holds the two together): a change
+            // committed in between makes the rows newer than the revision, never older, so the worst case
+            // is a cached list rebuilt once more.
+            let revision = try Self.revision(userID: userID, db)
+            let rows = try db.query(
                 """
                 SELECT movie_id, added_at, movie_json FROM favorites
                 WHERE user_id = ? ORDER BY added_at DESC, id DESC
                 """,
                 [.text(userID)])
+            return (revision, rows)
         }
-        return try rows.map { row in
+        return (revision, try decode(rows))
+    }
+
+    private static func revision(userID: String, _ db: SQLiteConnection) throws -> Int {
+        try db.scalarInt("SELECT revision FROM favorites_revisions WHERE user_id = ?", [.text(userID)]) ?? 0
+    }
+
+    private func decode(_ rows: [Row]) throws -> [Favorite] {
+        try rows.map { row in
             let movieID = try row.int("movie_id")
             let addedAt = try row.string("added_at")
             let json = try row.string("movie_json")

@@ -101,12 +101,14 @@ extension FavoriteWire: JSONWritable {
 
 extension FavoritesList.Result: JSONWritable {
     public func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            switch self {
-            case .favorites(let favorites):
+        switch self {
+        case .favorites(let favorites):
+            writer.object { writer in
                 writer.key("favorites")
                 writer.array(favorites) { writer, favorite in favorite.write(to: &writer) }
-            case .sections(let sections):
+            }
+        case .sections(let sections):
+            writer.object { writer in
                 writer.key("sections")
                 writer.array(sections) { writer, section in
                     writer.object { writer in
@@ -120,6 +122,8 @@ extension FavoritesList.Result: JSONWritable {
                     }
                 }
             }
+        case .written(let json):
+            writer.value(json)
         }
     }
 }
