@@ -17,6 +17,8 @@ public struct EncodedJSON: JSONWritable, Sendable, Equatable {
         writer.value(self)
     }
 
+    public var writtenJSON: [UInt8] { bytes }
+
     /// Through an `Encoder` the bytes are read back into a value. No request takes this path
     /// (`ResultEncoding` writes `JSONWritable` results itself); it serves tests that hold a result's two
     /// encodings to the same JSON.

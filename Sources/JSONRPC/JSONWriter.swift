@@ -145,4 +145,14 @@ public struct JSONWriter {
 /// must give the same JSON.
 public protocol JSONWritable: Encodable {
     func write(to writer: inout JSONWriter)
+    /// The value's JSON: what `write(to:)` writes, unless the value holds its bytes already (``EncodedJSON``).
+    var writtenJSON: [UInt8] { get }
+}
+
+extension JSONWritable {
+    public var writtenJSON: [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
 }

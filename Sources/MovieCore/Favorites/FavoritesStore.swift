@@ -17,30 +17,27 @@ public struct FavoritesStore: Sendable {
 
     /// Schema steps after `AccountStore`'s `v1-favorites` (which created the table), in order.
     ///
-    /// `v2-favorites-revisions`: a per-user counter that every change to `favorites` bumps, whoever makes
-    /// it (this process, another one on the same data directory, a cascade from deleting the user), so a
-    /// cached list can be checked with one small read (see ``revision(userID:)``). Rows stay after their
-    /// user goes, so a user's revision never repeats a value.
+    /// `v2-favorites-revision`: one counter that every change to `favorites` bumps, whoever makes it (this
+    /// process, another one on the same data directory, a cascade from deleting a user, plain SQL), so a
+    /// cached list can be checked with one small read (see ``revision()``). It is one number for all users
+    /// rather than one per user: a per-user row would have to go with its user (nothing of a deleted user
+    /// stays), and a user coming back with the same id (Firebase) would then repeat old revisions.
     static let migrations: [MovieStore.Migration] = [
-        ("v2-favorites-revisions", { db in
+        ("v2-favorites-revision", { db in
             try db.execute("""
-                CREATE TABLE favorites_revisions(
-                    user_id TEXT PRIMARY KEY,
+                CREATE TABLE favorites_revision(
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
                     revision INTEGER NOT NULL
                 );
+                INSERT INTO favorites_revision(id, revision) VALUES (1, 0);
                 CREATE TRIGGER favorites_revise_after_insert AFTER INSERT ON favorites BEGIN
-                    INSERT INTO favorites_revisions(user_id, revision) VALUES (NEW.user_id, 1)
-                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                    UPDATE favorites_revision SET revision = revision + 1 WHERE id = 1;
                 END;
                 CREATE TRIGGER favorites_revise_after_delete AFTER DELETE ON favorites BEGIN
-                    INSERT INTO favorites_revisions(user_id, revision) VALUES (OLD.user_id, 1)
-                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                    UPDATE favorites_revision SET revision = revision + 1 WHERE id = 1;
                 END;
                 CREATE TRIGGER favorites_revise_after_update AFTER UPDATE ON favorites BEGIN
-                    INSERT INTO favorites_revisions(user_id, revision) VALUES (OLD.user_id, 1)
-                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
-                    INSERT INTO favorites_revisions(user_id, revision) VALUES (NEW.user_id, 1)
-                    ON CONFLICT(user_id) DO UPDATE SET revision = revision + 1;
+                    UPDATE favorites_revision SET revision = revision + 1 WHERE id = 1;
                 END;
                 """)
         }),
@@ -87,20 +84,21 @@ public struct FavoritesStore: Sendable {
         try await revisedList(userID: userID).favorites
     }
 
-    /// A number that changes whenever the user's favorites change, in this process or another one on the
-    /// same database (0 before the first change). Equal revisions mean equal lists.
-    public func revision(userID: String) async throws -> Int {
-        try await read { db in try Self.revision(userID: userID, db) }
+    /// A number that grows with every change to any user's favorites, made in this process or another one
+    /// on the same database. The same revision means the same favorites. Nil when the counter's row is
+    /// gone (the database edited by hand): nothing can be known to be unchanged then.
+    public func revision() async throws -> Int? {
+        try await read { db in try Self.revision(db) }
     }
 
     /// The user's favorites, newest first, with the revision they are at least as new as: a cache may
     /// keep the list under that revision, and finding a different one later means it is out of date.
-    public func revisedList(userID: String) async throws -> (revision: Int, favorites: [Favorite]) {
+    public func revisedList(userID: String) async throws -> (revision: Int?, favorites: [Favorite]) {
         let (revision, rows) = try await read { db in
             // The revision is read before the rows (no transaction holds the two together): a change
             // committed in between makes the rows newer than the revision, never older, so the worst case
             // is a cached list rebuilt once more.
-            let revision = try Self.revision(userID: userID, db)
+            let revision = try Self.revision(db)
             let rows = try db.query(
                 """
                 SELECT movie_id, added_at, movie_json FROM favorites
@@ -112,8 +110,8 @@ public struct FavoritesStore: Sendable {
         return (revision, try decode(rows))
     }
 
-    private static func revision(userID: String, _ db: SQLiteConnection) throws -> Int {
-        try db.scalarInt("SELECT revision FROM favorites_revisions WHERE user_id = ?", [.text(userID)]) ?? 0
+    private static func revision(_ db: SQLiteConnection) throws -> Int? {
+        try db.scalarInt("SELECT revision FROM favorites_revision WHERE id = 1")
     }
 
     private func decode(_ rows: [Row]) throws -> [Favorite] {

@@ -126,4 +126,11 @@ extension FavoritesList.Result: JSONWritable {
             writer.value(json)
         }
     }
+
+    public var writtenJSON: [UInt8] {
+        if case .written(let json) = self { return json.bytes }  // served as kept, not copied into a writer
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.bytes
+    }
 }

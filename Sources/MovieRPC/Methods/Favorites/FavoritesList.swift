@@ -58,8 +58,8 @@ public struct FavoritesList: MovieMethod {
         let key = FavoritesListCache.Key(
             userID: user.id, grouped: grouped, posterSize: sizes.poster, backdropSize: sizes.backdrop)
         let cache = server.favoritesListCache
-        let current = try await favorites.revision(userID: user.id)
-        if let json = cache.answer(for: key, revision: current, genreNames: names) {
+        if let current = try await favorites.revision(),
+            let json = cache.answer(for: key, revision: current, genreNames: names) {
             return .written(json)
         }
         let (revision, list) = try await favorites.revisedList(userID: user.id)
@@ -70,7 +70,7 @@ public struct FavoritesList: MovieMethod {
             result = .favorites(list.map { FavoriteWire($0, sizes: sizes) })
         }
         let json = EncodedJSON(result)
-        cache.keep(json, for: key, revision: revision, genreNames: names)
+        if let revision { cache.keep(json, for: key, revision: revision, genreNames: names) }
         return .written(json)
     }
 

@@ -4,7 +4,8 @@ import Synchronization
 /// `favorites.list` answers already written, per user and variant, each kept with the favorites revision
 /// it was built at (see `FavoritesStore.revisedList`). A request reads the current revision (one small
 /// query) and serves the kept bytes only when it is the same, so a change by any process, a removal, or a
-/// deleted user is never answered from here; a 1,000-favorite list costs a copy instead of a rebuild.
+/// deleted user is never answered from here, and users never share an answer (the key holds the user).
+/// A 1,000-favorite list then costs a copy instead of a rebuild.
 final class FavoritesListCache: Sendable {
     /// Which answer: the user, the grouping and the image sizes decide the bytes.
     struct Key: Hashable, Sendable {
