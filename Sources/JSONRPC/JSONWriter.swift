@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes JSON bytes directly, for the few result types on hot paths (a page of 20 movies costs
 /// `JSONEncoder` hundreds of microseconds; writing the same bytes by hand costs a fraction of that).
 ///
@@ -92,7 +94,7 @@ public struct JSONWriter {
     /// Appends a JSON value written before (see ``EncodedJSON``); the bytes are copied as they are.
     public mutating func value(_ encoded: EncodedJSON) {
         separate()
-        bytes.append(contentsOf: encoded.bytes)
+        bytes.append(contentsOf: encoded.data)
     }
 
     // MARK: Members (key and value in one call)
@@ -162,13 +164,13 @@ public struct JSONWriter {
 public protocol JSONWritable: Encodable {
     func write(to writer: inout JSONWriter)
     /// The value's JSON: what `write(to:)` writes, unless the value holds its bytes already (``EncodedJSON``).
-    var writtenJSON: [UInt8] { get }
+    var writtenJSON: Data { get }
 }
 
 extension JSONWritable {
-    public var writtenJSON: [UInt8] {
+    public var writtenJSON: Data {
         var writer = JSONWriter()
         write(to: &writer)
-        return writer.bytes
+        return Data(writer.bytes)
     }
 }

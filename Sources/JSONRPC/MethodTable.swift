@@ -96,7 +96,7 @@ public struct MethodTable: Sendable {
 public enum ResultEncoding {
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         if let writable = value as? any JSONWritable {
-            return Data(writable.writtenJSON)
+            return writable.writtenJSON
         }
         return try encodeWithEncoder(value)
     }

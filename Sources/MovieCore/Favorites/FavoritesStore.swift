@@ -145,7 +145,7 @@ public struct FavoritesStore: Sendable {
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
-        let ids = try Self.encode(movieIDs)
+        let ids = "[" + movieIDs.map(String.init).joined(separator: ",") + "]"  // JSON for json_each
         let found = try await read { db in
             try db.query(
                 """

@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import MovieCore
 
@@ -99,6 +100,18 @@ extension FavoriteWire: JSONWritable {
     }
 }
 
+extension FavoritesContains.Result: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.key("contains")
+            writer.object { writer in
+                // Sorted like `ResultEncoding`'s sorted keys, so both encodings give the same bytes.
+                for (id, isFavorite) in contains.sorted(by: { $0.key < $1.key }) { writer.member(id, isFavorite) }
+            }
+        }
+    }
+}
+
 extension FavoritesList.Result: JSONWritable {
     public func write(to writer: inout JSONWriter) {
         switch self {
@@ -127,10 +140,10 @@ extension FavoritesList.Result: JSONWritable {
         }
     }
 
-    public var writtenJSON: [UInt8] {
-        if case .written(let json) = self { return json.bytes }  // served as kept, not copied into a writer
+    public var writtenJSON: Data {
+        if case .written(let json) = self { return json.data }  // served as kept: shared, not copied
         var writer = JSONWriter()
         write(to: &writer)
-        return writer.bytes
+        return Data(writer.bytes)
     }
 }
