@@ -86,8 +86,9 @@ public struct ContentLengthFraming: MessageFraming {
         next()
     }
 
-    public func frame(_ body: [UInt8]) -> [UInt8] {
+    public func frame(_ body: UnsafeRawBufferPointer) -> [UInt8] {
         var out = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
+        out.reserveCapacity(out.count + body.count)
         out.append(contentsOf: body)
         return out
     }

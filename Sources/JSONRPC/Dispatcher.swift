@@ -369,6 +369,7 @@ public final class Dispatcher: Sendable {
 
     static func successResponse(id: RequestID?, result: Data) -> Data {
         var out = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
+        out.reserveCapacity(result.count + 64)  // a large result is copied once, not regrown
         out.append(idJSON(id))
         out.append(contentsOf: #","result":"#.utf8)
         out.append(result)

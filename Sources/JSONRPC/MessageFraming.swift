@@ -25,8 +25,8 @@ public protocol MessageFraming: Sendable {
     mutating func next() -> FrameEvent?
     /// Called at end of stream: whatever complete message is left, or nil.
     mutating func finish() -> FrameEvent?
-    /// The bytes to write for one outgoing message body.
-    func frame(_ body: [UInt8]) -> [UInt8]
+    /// The bytes to write for one outgoing message body (read in place: a large reply is copied once).
+    func frame(_ body: UnsafeRawBufferPointer) -> [UInt8]
     /// The framing's name on the wire (`server.info`'s `framing`).
     var name: String { get }
 }
@@ -35,6 +35,11 @@ extension MessageFraming {
     /// Convenience for tests and callers holding an array.
     public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Convenience for tests and callers holding an array.
+    public func frame(_ body: [UInt8]) -> [UInt8] {
+        body.withUnsafeBytes { frame($0) }
     }
 }
 

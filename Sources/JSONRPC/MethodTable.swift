@@ -96,9 +96,7 @@ public struct MethodTable: Sendable {
 public enum ResultEncoding {
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         if let writable = value as? any JSONWritable {
-            var writer = JSONWriter()
-            writable.write(to: &writer)
-            return Data(writer.bytes)
+            return writable.writtenJSON
         }
         return try encodeWithEncoder(value)
     }

@@ -63,8 +63,10 @@ public struct NewlineFraming: MessageFraming {
         return line.allSatisfy(Self.isWhitespace) ? nil : .message(line)
     }
 
-    public func frame(_ body: [UInt8]) -> [UInt8] {
-        var out = body
+    public func frame(_ body: UnsafeRawBufferPointer) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 1)
+        out.append(contentsOf: body)
         out.append(UInt8(ascii: "\n"))
         return out
     }

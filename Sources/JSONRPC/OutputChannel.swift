@@ -27,7 +27,8 @@ final class OutputChannel: Sendable {
     func send(_ body: Data) {
         state.withLock { state in
             guard !state.closed else { return }
-            var frame = (state.framing ?? NewlineFraming()).frame([UInt8](body))
+            let framing = state.framing ?? NewlineFraming()
+            var frame = body.withUnsafeBytes { framing.frame($0) }
             let ok = frame.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
             if !ok {
                 state.closed = true

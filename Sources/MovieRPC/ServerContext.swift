@@ -7,6 +7,8 @@ import Synchronization
 public final class ServerContext: Sendable {
     public let configuration: ServerConfiguration
     public let services: MovieServices
+    /// Written `favorites.list` answers, checked against the favorites revision on every request.
+    let favoritesListCache = FavoritesListCache()
     private let state = Mutex(State())
 
     private struct State {

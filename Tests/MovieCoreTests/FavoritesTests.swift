@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 import Testing
 
 @testable import MovieCore
@@ -98,5 +99,95 @@ import Testing
         try await favorites.add(userID: user.id, movie: Self.movie(550))
         let reopened = FavoritesStore(database: try MovieStore(directory: harness.directory).database)
         #expect(try await reopened.list(userID: user.id).map(\.movie) == [Self.movie(550)])
+    }
+
+    // MARK: Revisions (what a cached list is checked against)
+
+    @Test func everyChangeGivesANewRevision() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let bob = try await accounts.register(email: "bob@example.com", password: "pw2")
+        var seen = [try await favorites.revision()]
+        try await favorites.add(userID: ada.id, movie: Self.movie(550))
+        seen.append(try await favorites.revision())
+        try await favorites.add(userID: ada.id, movie: Self.movie(13))
+        seen.append(try await favorites.revision())
+        try await favorites.remove(userID: ada.id, movieID: 550)
+        seen.append(try await favorites.revision())
+        // Adding back what was removed is the earlier list again, but never the earlier revision.
+        try await favorites.add(userID: ada.id, movie: Self.movie(550))
+        seen.append(try await favorites.revision())
+        try await favorites.add(userID: bob.id, movie: Self.movie(550))
+        seen.append(try await favorites.revision())
+        #expect(!seen.contains(nil))
+        #expect(Set(seen).count == seen.count, "revisions: \(seen)")
+        let (revision, list) = try await favorites.revisedList(userID: ada.id)
+        #expect(revision == seen.last)
+        #expect(list.map(\.movieID) == [550, 13])
+    }
+
+    @Test func failedChangesAndReadsKeepTheRevision() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        try await favorites.add(userID: ada.id, movie: Self.movie(550))
+        let before = try await favorites.revision()
+        _ = await movieError { try await favorites.add(userID: ada.id, movie: Self.movie(550)) }
+        _ = await movieError { try await favorites.remove(userID: ada.id, movieID: 1) }
+        _ = try await favorites.list(userID: ada.id)
+        _ = try await favorites.contains(userID: ada.id, movieIDs: [550])
+        #expect(try await favorites.revision() == before)
+    }
+
+    @Test func changesThroughAnotherConnectionGiveANewRevision() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        try await favorites.add(userID: ada.id, movie: Self.movie(550))
+        let before = try await favorites.revision()
+        // Another process on the same data directory: its own connection, its own store.
+        let other = try MovieStore(directory: harness.directory).database
+        try await FavoritesStore(database: other).add(userID: ada.id, movie: Self.movie(13))
+        let afterAdd = try await favorites.revision()
+        #expect(afterAdd != before)
+        #expect(try await favorites.revisedList(userID: ada.id).favorites.map(\.movieID) == [13, 550])
+        // Even a plain SQL edit of a stored summary (no FavoritesStore involved) is seen.
+        try await other.write { db in
+            try db.run(
+                "UPDATE favorites SET movie_json = json_set(movie_json, '$.title', 'Renamed') WHERE movie_id = 13")
+        }
+        #expect(try await favorites.revision() != afterAdd)
+        #expect(try await favorites.list(userID: ada.id).first?.movie.title == "Renamed")
+    }
+
+    @Test func deletingTheAccountGivesANewerRevision() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        try await favorites.add(userID: ada.id, movie: Self.movie(550))
+        let before = try #require(try await favorites.revision())
+        try await accounts.deleteAccount(password: "pw1")
+        let after = try #require(try await favorites.revision())
+        #expect(after > before, "a revision seen before must not come back")
+        #expect(try await favorites.list(userID: ada.id).isEmpty)
+    }
+
+    @Test func aMissingCounterIsNoRevision() async throws {
+        try await harness.movieStore.database.write { db in try db.run("DELETE FROM favorites_revision") }
+        #expect(try await favorites.revision() == nil)
+    }
+
+    @Test func aDatabaseFromBeforeRevisionsIsMigratedWithItsFavorites() async throws {
+        // The store as the previous version left it: every migration except the favorites' own.
+        let directory = DataDirectory(path: NSTemporaryDirectory() + "FavoritesMigration-" + UUID().uuidString)
+        defer { try? FileManager.default.removeItem(atPath: directory.path) }
+        try directory.prepare()
+        var previous = DatabaseMigrator()
+        for (identifier, migrate) in CatalogCache.migrations + AccountStore.migrations + EventLog.migrations {
+            previous.registerMigration(identifier, migrate)
+        }
+        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let ada = try await harness.service(on: old).register(email: "ada@example.com", password: "pw1")
+        try await FavoritesStore(database: old).add(userID: ada.id, movie: Self.movie(550))
+        try await old.close()
+
+        let store = FavoritesStore(database: try MovieStore(directory: directory).database)
+        #expect(try await store.list(userID: ada.id).map(\.movieID) == [550])
+        let before = try #require(try await store.revision())
+        try await store.add(userID: ada.id, movie: Self.movie(13))
+        #expect(try await store.revision() == before + 1)
     }
 }

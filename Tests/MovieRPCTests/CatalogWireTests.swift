@@ -52,6 +52,12 @@ import Testing
         try expectSameJSON(FavoritesList.Result.sections([
             .init(genre: Genre(id: 18, name: "Drama"), movies: [favorite]), .init(genre: Genre(id: 0, name: "Other"), movies: []),
         ]))
+        try expectSameJSON(FavoritesContains.Result(contains: ["550": true, "13": false, "1000": true]))
+        try expectSameJSON(FavoritesContains.Result(contains: [:]))
+        let list = FavoritesList.Result.favorites([favorite])
+        let written = FavoritesList.Result.written(EncodedJSON(list))
+        try expectSameJSON(written)
+        #expect(try ResultEncoding.encode(written) == ResultEncoding.encode(list))
     }
 
     @Test func writerEscapesLikeJSON() throws {

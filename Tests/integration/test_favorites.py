@@ -164,3 +164,55 @@ def test_every_favorites_method_needs_a_logged_in_user(start):
     for call, args in calls:
         error = error_of(call, *args)
         assert error.code == -32011 and error.kind == "loginRequired", call
+
+
+def grouped_ids(listing) -> dict:
+    return {section["genre"]["name"]: [f["movieId"] for f in section["movies"]] for section in listing["sections"]}
+
+
+def test_lists_follow_every_change_whichever_process_makes_it(start, home):
+    """favorites.list keeps its written answers; none may outlive a change by this process, another
+    process on the same data directory, a plain SQL edit, or a change of user."""
+    first = start()
+    first.auth_register("ada@example.com", "pw-ada")
+    first.favorites_add(FIGHT_CLUB)
+    # Each variant answered (and kept) before every change below.
+    variants = [{}, {"groupBy": "genre"}, {"posterSize": "w92"}]
+
+    def lists():
+        return [first.favorites_list(**variant) for variant in variants]
+
+    assert ids(lists()[0]) == [FIGHT_CLUB]
+    second = start()  # another process: the directory's session logs it in as Ada
+    second.favorites_add(FORREST_GUMP)
+    plain, grouped, small = lists()
+    assert ids(plain) == [FORREST_GUMP, FIGHT_CLUB] and ids(small) == [FORREST_GUMP, FIGHT_CLUB]
+    assert grouped_ids(grouped)["Drama"] == [FORREST_GUMP, FIGHT_CLUB]
+    assert small["favorites"][0]["movie"]["posterUrl"].startswith("https://image.tmdb.org/t/p/w92/")
+    assert plain["favorites"][0]["movie"]["posterUrl"].startswith("https://image.tmdb.org/t/p/w500/")
+
+    second.favorites_remove(FIGHT_CLUB)
+    plain, grouped, small = lists()
+    assert ids(plain) == [FORREST_GUMP] and ids(small) == [FORREST_GUMP]
+    assert grouped_ids(grouped)["Drama"] == [FORREST_GUMP]
+
+    connection = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=10)
+    try:
+        with connection:
+            connection.execute("UPDATE favorites SET movie_json = json_set(movie_json, '$.title', 'Renamed')")
+    finally:
+        connection.close()
+    assert all(listing["favorites"][0]["movie"]["title"] == "Renamed" for listing in (lists()[0], lists()[2]))
+
+    first.favorites_add(BLACK_PHONE)  # this process's own change
+    assert ids(first.favorites_list()) == [BLACK_PHONE, FORREST_GUMP]
+    assert ids(second.favorites_list()) == [BLACK_PHONE, FORREST_GUMP]
+
+    first.auth_logout()
+    first.auth_register("bob@example.com", "pw-bob")
+    assert lists() == [{"favorites": []}, {"sections": []}, {"favorites": []}]
+    first.auth_login("ada@example.com", "pw-ada")
+    assert ids(first.favorites_list()) == [BLACK_PHONE, FORREST_GUMP]
+    first.account_delete("pw-ada")
+    first.auth_register("ada@example.com", "pw-ada")
+    assert lists() == [{"favorites": []}, {"sections": []}, {"favorites": []}]

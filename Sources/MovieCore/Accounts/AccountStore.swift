@@ -15,6 +15,7 @@ import SQLiteStore
 ///   process on the directory reads, so a restarted server comes back logged in.
 /// - `login_attempts`: failed logins per lowercased email, and until when further attempts are refused.
 /// - `favorites`: per user, `UNIQUE(user_id, movie_id)`, with the movie's summary as JSON for offline use.
+///   `FavoritesStore.migrations` adds `favorites_revision`, the change counter its triggers keep.
 ///
 /// Sessions, favorites and the current-session row go with their user (`ON DELETE CASCADE`). The event log
 /// is not touched here: its rows carry a user id of their own, and the event log decides what happens to

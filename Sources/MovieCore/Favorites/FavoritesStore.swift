@@ -15,6 +15,34 @@ public struct FavoritesStore: Sendable {
         func withLock<T>(_ body: (inout [RowKey: Favorite]) -> T) -> T { storage.withLock { body(&$0) } }
     }
 
+    /// Schema steps after `AccountStore`'s `v1-favorites` (which created the table), in order.
+    ///
+    /// `v2-favorites-revision`: one counter that every change to `favorites` bumps, whoever makes it (this
+    /// process, another one on the same data directory, a cascade from deleting a user, plain SQL), so a
+    /// cached list can be checked with one small read (see ``revision()``). It is one number for all users
+    /// rather than one per user: a per-user row would have to go with its user (nothing of a deleted user
+    /// stays), and a user coming back with the same id (Firebase) would then repeat old revisions.
+    static let migrations: [MovieStore.Migration] = [
+        ("v2-favorites-revision", { db in
+            try db.execute("""
+                CREATE TABLE favorites_revision(
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    revision INTEGER NOT NULL
+                );
+                INSERT INTO favorites_revision(id, revision) VALUES (1, 0);
+                CREATE TRIGGER favorites_revise_after_insert AFTER INSERT ON favorites BEGIN
+                    UPDATE favorites_revision SET revision = revision + 1 WHERE id = 1;
+                END;
+                CREATE TRIGGER favorites_revise_after_delete AFTER DELETE ON favorites BEGIN
+                    UPDATE favorites_revision SET revision = revision + 1 WHERE id = 1;
+                END;
+                CREATE TRIGGER favorites_revise_after_update AFTER UPDATE ON favorites BEGIN
+                    UPDATE favorites_revision SET revision = revision + 1 WHERE id = 1;
+                END;
+                """)
+        }),
+    ]
+
     /// Works on `database` (the data directory's store, whose migrations created `favorites`).
     public init(database: Database) {
         self.database = database
@@ -53,15 +81,41 @@ public struct FavoritesStore: Sendable {
 
     /// The user's favorites, newest first.
     public func list(userID: String) async throws -> [Favorite] {
-        let rows = try await read { db in
-            try db.query(
+        try await revisedList(userID: userID).favorites
+    }
+
+    /// A number that grows with every change to any user's favorites, made in this process or another one
+    /// on the same database. The same revision means the same favorites. Nil when the counter's row is
+    /// gone (the database edited by hand): nothing can be known to be unchanged then.
+    public func revision() async throws -> Int? {
+        try await read { db in try Self.revision(db) }
+    }
+
+    /// The user's favorites, newest first, with the revision they are at least as new as: a cache may
+    /// keep the list under that revision, and finding a different one later means it is out of date.
+    public func revisedList(userID: String) async throws -> (revision: Int?, favorites: [Favorite]) {
+        let (revision, rows) = try await read { db in
+            // The revision is read before the rows (no transaction holds the two together): a change
+            // committed in between makes the rows newer than the revision, never older, so the worst case
+            // is a cached list rebuilt once more.
+            let revision = try Self.revision(db)
+            let rows = try db.query(
                 """
                 SELECT movie_id, added_at, movie_json FROM favorites
                 WHERE user_id = ? ORDER BY added_at DESC, id DESC
                 """,
                 [.text(userID)])
+            return (revision, rows)
         }
-        return try rows.map { row in
+        return (revision, try decode(rows))
+    }
+
+    private static func revision(_ db: SQLiteConnection) throws -> Int? {
+        try db.scalarInt("SELECT revision FROM favorites_revision WHERE id = 1")
+    }
+
+    private func decode(_ rows: [Row]) throws -> [Favorite] {
+        try rows.map { row in
             let movieID = try row.int("movie_id")
             let addedAt = try row.string("added_at")
             let json = try row.string("movie_json")
@@ -91,7 +145,7 @@ public struct FavoritesStore: Sendable {
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
-        let ids = try Self.encode(movieIDs)
+        let ids = "[" + movieIDs.map(String.init).joined(separator: ",") + "]"  // JSON for json_each
         let found = try await read { db in
             try db.query(
                 """

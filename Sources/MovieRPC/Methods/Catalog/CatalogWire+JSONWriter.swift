@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import MovieCore
 
@@ -99,14 +100,28 @@ extension FavoriteWire: JSONWritable {
     }
 }
 
-extension FavoritesList.Result: JSONWritable {
+extension FavoritesContains.Result: JSONWritable {
     public func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            switch self {
-            case .favorites(let favorites):
+            writer.key("contains")
+            writer.object { writer in
+                // Sorted like `ResultEncoding`'s sorted keys, so both encodings give the same bytes.
+                for (id, isFavorite) in contains.sorted(by: { $0.key < $1.key }) { writer.member(id, isFavorite) }
+            }
+        }
+    }
+}
+
+extension FavoritesList.Result: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        switch self {
+        case .favorites(let favorites):
+            writer.object { writer in
                 writer.key("favorites")
                 writer.array(favorites) { writer, favorite in favorite.write(to: &writer) }
-            case .sections(let sections):
+            }
+        case .sections(let sections):
+            writer.object { writer in
                 writer.key("sections")
                 writer.array(sections) { writer, section in
                     writer.object { writer in
@@ -120,6 +135,15 @@ extension FavoritesList.Result: JSONWritable {
                     }
                 }
             }
+        case .written(let json):
+            writer.value(json)
         }
+    }
+
+    public var writtenJSON: Data {
+        if case .written(let json) = self { return json.data }  // served as kept: shared, not copied
+        var writer = JSONWriter()
+        write(to: &writer)
+        return Data(writer.bytes)
     }
 }

@@ -21,18 +21,25 @@ public struct FavoritesList: MovieMethod {
         public var movies: [FavoriteWire]
     }
 
-    /// `{favorites}` or, grouped, `{sections}`.
+    /// `{favorites}` or, grouped, `{sections}`; `written` is one of those already written as JSON (what
+    /// the handler returns, from `FavoritesListCache`).
     public enum Result: Encodable, Sendable {
         case favorites([FavoriteWire])
         case sections([Section])
+        case written(EncodedJSON)
 
         enum CodingKeys: String, CodingKey { case favorites, sections }
 
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
             switch self {
-            case .favorites(let favorites): try container.encode(favorites, forKey: .favorites)
-            case .sections(let sections): try container.encode(sections, forKey: .sections)
+            case .favorites(let favorites):
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(favorites, forKey: .favorites)
+            case .sections(let sections):
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(sections, forKey: .sections)
+            case .written(let json):
+                try json.encode(to: encoder)
             }
         }
     }
@@ -45,12 +52,26 @@ public struct FavoritesList: MovieMethod {
     ) async throws -> Result {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
         let user = try await server.services.accounts.requireUser()
-        let favorites = try await server.services.favorites.list(userID: user.id)
-        guard params.groupBy == .genre else {
-            return .favorites(favorites.map { FavoriteWire($0, sizes: sizes) })
+        let favorites = server.services.favorites
+        let grouped = params.groupBy == .genre
+        let names: [Int: String]? = if grouped { await genreNames(server.services.repository) } else { nil }
+        let key = FavoritesListCache.Key(
+            userID: user.id, grouped: grouped, posterSize: sizes.poster, backdropSize: sizes.backdrop)
+        let cache = server.favoritesListCache
+        if let current = try await favorites.revision(),
+            let json = cache.answer(for: key, revision: current, genreNames: names) {
+            return .written(json)
         }
-        let names = await genreNames(server.services.repository)
-        return .sections(group(favorites, names: names, sizes: sizes))
+        let (revision, list) = try await favorites.revisedList(userID: user.id)
+        let result: Result
+        if let names {
+            result = .sections(group(list, names: names, sizes: sizes))
+        } else {
+            result = .favorites(list.map { FavoriteWire($0, sizes: sizes) })
+        }
+        let json = EncodedJSON(result)
+        if let revision { cache.keep(json, for: key, revision: revision, genreNames: names) }
+        return .written(json)
     }
 
     /// Sections by genre; `favorites` is newest first and each section keeps that order.

@@ -1,0 +1,29 @@
+import Foundation
+
+/// One JSON value already written by ``JSONWriter``, kept to be served again: as a result its bytes are
+/// shared (`ResultEncoding` takes ``writtenJSON`` as it is), inside another value they are copied; either
+/// way it is not built and written again.
+public struct EncodedJSON: JSONWritable, Sendable, Equatable {
+    /// The value's JSON, exactly as ``JSONWriter`` wrote it. `Data`, so that a reply can share it.
+    public let data: Data
+
+    /// Writes `value` once and keeps its bytes.
+    public init(_ value: some JSONWritable) {
+        var writer = JSONWriter(capacity: 4096)
+        value.write(to: &writer)
+        data = Data(writer.bytes)
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.value(self)
+    }
+
+    public var writtenJSON: Data { data }
+
+    /// Through an `Encoder` the bytes are read back into a value. No request takes this path
+    /// (`ResultEncoding` writes `JSONWritable` results itself); it serves tests that hold a result's two
+    /// encodings to the same JSON.
+    public func encode(to encoder: any Encoder) throws {
+        try JSONDecoder().decode(JSONValue.self, from: data).encode(to: encoder)
+    }
+}
