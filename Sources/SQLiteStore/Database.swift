@@ -40,29 +40,11 @@ public actor Database {
         self.path = path
     }
 
-    /// Runs `body` with the connection in `PRAGMA query_only` mode: any write fails with
-    /// ``SQLiteError/isReadOnly``. Statements are not wrapped in a transaction; wrap them in
+    /// Runs `body` with writes refused (``SQLiteConnection/refusingWrites(_:)``): any write fails with
+    /// ``SQLiteError/isReadOnly`` before it runs, and prepared statements stay prepared. Statements are not wrapped in a transaction; wrap them in
     /// `db.transaction(.deferred) { … }` to read a consistent snapshot across several statements.
     public func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) throws -> T {
-        try connection.run("PRAGMA query_only = 1")
-        let result: T
-        do {
-            result = try body(connection)
-        } catch {
-            restoreWritable()
-            throw error
-        }
-        try connection.run("PRAGMA query_only = 0")
-        return result
-    }
-
-    private func restoreWritable() {
-        do {
-            try connection.run("PRAGMA query_only = 0")
-        } catch {
-            // Ignored: the error thrown by the read body is the one to report. Setting a pragma on an
-            // open connection does not fail in practice, and the next read sets it again anyway.
-        }
+        try connection.refusingWrites { try body(connection) }
     }
 
     /// Runs `body` in an `IMMEDIATE` transaction: committed when it returns, rolled back when it throws.

@@ -30,6 +30,7 @@ public final class SQLiteConnection {
     public var beginRetryLimit: Int = 5
 
     private var handle: OpaquePointer?
+    private let writeGuard = WriteGuard()
     private var statementCache: [String: Statement] = [:]
     private var savepointDepth = 0
 
@@ -176,7 +177,30 @@ public final class SQLiteConnection {
 
     /// Runs a script of zero or more `;`-separated statements without arguments (`sqlite3_exec`).
     public func execute(_ sql: String) throws {
-        try SQLiteConnection.exec(openHandle(), sql)
+        let handle = try openHandle()
+        if writeGuard.refusesWrites {
+            try writeGuard.enterQueryOnly(handle)
+        }
+        try SQLiteConnection.exec(handle, sql)
+    }
+
+    /// Runs `body` with writes refused: a write fails with ``SQLiteError/isReadOnly``. Statements that only
+    /// read (`sqlite3_stmt_readonly`) run without `PRAGMA query_only`, whose every change expires all of
+    /// the connection's prepared statements; any other statement turns it on until the scope ends.
+    public func refusingWrites<T>(_ body: () throws -> T) throws -> T {
+        guard !writeGuard.refusesWrites else { return try body() }
+        writeGuard.refusesWrites = true
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            writeGuard.refusesWrites = false
+            if let handle { try? writeGuard.leaveQueryOnly(handle) }  // The body's error is the one to report.
+            throw error
+        }
+        writeGuard.refusesWrites = false
+        if let handle { try writeGuard.leaveQueryOnly(handle) }
+        return result
     }
 
     private static func exec(_ handle: OpaquePointer, _ sql: String) throws {
@@ -217,7 +241,7 @@ public final class SQLiteConnection {
         guard let statementHandle else {
             throw SQLiteError(code: .misuse, message: "no SQL statement to prepare", sql: sql)
         }
-        let statement = Statement(handle: statementHandle, sql: sql)
+        let statement = Statement(handle: statementHandle, sql: sql, writeGuard: writeGuard)
         if !remainder.isEmpty, !SQLiteConnection.isTrivia(remainder, handle: handle) {
             throw SQLiteError(
                 code: .misuse, message: "more than one statement; use execute(_:) for scripts", sql: sql)

@@ -20,10 +20,13 @@ public final class Statement {
     private var cachedColumnNames: [String]?
     /// Set while a connection's statement cache has lent this statement out.
     var isInUse = false
+    /// The connection's switch for ``SQLiteConnection/refusingWrites(_:)``.
+    private let writeGuard: WriteGuard?
 
-    init(handle: OpaquePointer, sql: String) {
+    init(handle: OpaquePointer, sql: String, writeGuard: WriteGuard? = nil) {
         self.handle = handle
         self.sql = sql
+        self.writeGuard = writeGuard
     }
 
     deinit {
@@ -61,6 +64,12 @@ public final class Statement {
         }
         cachedColumnNames = names
         return names
+    }
+
+    /// How many times SQLite recompiled this statement because the schema or settings changed
+    /// (`SQLITE_STMTSTATUS_REPREPARE`).
+    public var reprepareCount: Int32 {
+        sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
     }
 
     /// Whether the statement only reads the database (`sqlite3_stmt_readonly`).
@@ -160,6 +169,10 @@ public final class Statement {
     /// when execution finished.
     @discardableResult
     public func step() throws -> Bool {
+        if let writeGuard, writeGuard.refusesWrites, !isReadOnly, let connectionHandle {
+            // Rare: a statement that may write (or a pragma) during a read. SQLite decides, in query-only mode.
+            try writeGuard.enterQueryOnly(connectionHandle)
+        }
         let resultCode = sqlite3_step(handle)
         switch resultCode {
         case SQLITE_ROW:
@@ -222,3 +235,29 @@ public final class Statement {
 /// `Statement` wraps a C handle owned by one connection and must not cross concurrency domains.
 @available(*, unavailable)
 extension Statement: Sendable {}
+
+/// Whether a connection is inside ``SQLiteConnection/refusingWrites(_:)``; shared with its statements.
+///
+/// Statements that only read run as they are. Any other statement switches the connection to
+/// `PRAGMA query_only` until the scope ends, so SQLite refuses real writes. The pragma is not set for every
+/// read because each change of it expires all the connection's prepared statements.
+final class WriteGuard {
+    var refusesWrites = false
+    private(set) var isQueryOnly = false
+
+    func enterQueryOnly(_ connection: OpaquePointer) throws {
+        guard !isQueryOnly else { return }
+        try setQueryOnly(true, connection)
+    }
+
+    func leaveQueryOnly(_ connection: OpaquePointer) throws {
+        guard isQueryOnly else { return }
+        try setQueryOnly(false, connection)
+    }
+
+    private func setQueryOnly(_ on: Bool, _ connection: OpaquePointer) throws {
+        let resultCode = sqlite3_exec(connection, on ? "PRAGMA query_only = 1" : "PRAGMA query_only = 0", nil, nil, nil)
+        guard resultCode == SQLITE_OK else { throw SQLiteError(resultCode: resultCode, connection: connection) }
+        isQueryOnly = on
+    }
+}

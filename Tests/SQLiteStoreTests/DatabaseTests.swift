@@ -61,9 +61,31 @@ import Testing
         } catch let error as SQLiteError {
             #expect(error.isReadOnly)
         }
+        do {
+            try await database.read { db in try db.execute("SELECT 1; DELETE FROM item") }
+            Issue.record("expected a read-only error from a script")
+        } catch let error as SQLiteError {
+            #expect(error.isReadOnly)
+        }
         try await database.write { db in try db.run("INSERT INTO item(name) VALUES ('y')") }
         let count = try await database.read { db in try db.scalarInt("SELECT count(*) FROM item") }
         #expect(count == 1)
+    }
+
+    /// A read leaves the connection's prepared statements prepared: no SQLITE_STMTSTATUS_REPREPARE after it.
+    @Test func readsDoNotExpirePreparedStatements() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("reprepare.sqlite"), migrator: Self.migrator)
+        let reprepares = try await database.write { db -> Int32 in
+            try db.run("INSERT INTO item(name) VALUES (?)", [.text("a")])
+            return try db.withStatement("INSERT INTO item(name) VALUES (?)") { $0.reprepareCount }
+        }
+        _ = try await database.read { db in try db.scalarInt("SELECT count(*) FROM item") }
+        let after = try await database.write { db -> Int32 in
+            try db.run("INSERT INTO item(name) VALUES (?)", [.text("b")])
+            return try db.withStatement("INSERT INTO item(name) VALUES (?)") { $0.reprepareCount }
+        }
+        #expect(after == reprepares)
     }
 
     @Test func readCanUseASnapshotTransaction() async throws {
