@@ -361,6 +361,17 @@ def test_foundation_wording_never_reaches_the_client(raw, subtests):
             assert "given data" not in error["message"] and "JSON" not in error["message"], error
 
 
+def test_progress_token_beyond_int64_names_the_range(raw, subtests):
+    for token in ["9223372036854775808", "true"]:
+        with subtests.test(token):
+            raw.send_body(('{"jsonrpc":"2.0","id":8,"method":"catalog.sync","params":{"progressToken":%s}}'
+                           % token).encode())
+            error = raw.assert_error_reply(raw.next(), -32602, 8)
+            assert error["data"]["field"] == "progressToken", error
+            assert error["message"] == ('Param "progressToken" is invalid: must be an integer between '
+                                        '-9223372036854775808 and 9223372036854775807, or a string'), error
+
+
 def test_deep_nesting_is_rejected(raw, subtests):
     for name, body in [("100 arrays", b"[" * 100 + b"]" * 100), ("70 objects", b'{"a":' * 70 + b"1" + b"}" * 70),
                        ("100000 arrays", b"[" * 100_000 + b"]" * 100_000)]:
