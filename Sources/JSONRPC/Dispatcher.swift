@@ -83,17 +83,12 @@ public final class Dispatcher: Sendable {
         switch JSONStructureScanner.scan(frame, maxDepth: limits.maxDepth) {
         case .failure(.tooDeep(let limit)):
             reply(Self.errorResponse(id: nil, .parseError("Parse error: nesting deeper than \(limit) levels")))
-        case .failure(.unbalanced):
-            reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
+        case .failure(.invalid(let reason, let offset)):
+            reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON at byte \(offset): \(reason)")))
         case .success(.empty):
             reply(Self.errorResponse(id: nil, .parseError("Parse error: empty message")))
         case .success(.other):
-            let data = Data(frame)
-            if isValidJSON(data) {
-                reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object or a batch")))
-            } else {
-                reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
-            }
+            reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object or a batch")))
         case .success(.object):
             receiveSingle(Data(frame), reply: reply)
         case .success(.array(let elements)):
@@ -313,9 +308,6 @@ public final class Dispatcher: Sendable {
     // MARK: Batches
 
     private func receiveBatch(_ frame: [UInt8], elements: [Range<Int>], reply: @escaping Reply) {
-        guard isValidJSON(Data(frame)) else {
-            return reply(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
-        }
         guard !elements.isEmpty else {
             return reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: empty batch")))
         }
@@ -359,10 +351,6 @@ public final class Dispatcher: Sendable {
             }
             reply(Self.batchResponse(answered + results))
         }
-    }
-
-    private func isValidJSON(_ data: Data) -> Bool {
-        (try? JSONDecoder().decode(IgnoredJSON.self, from: data)) != nil
     }
 
     // MARK: Encoding replies

@@ -1,83 +1,298 @@
-/// A single pass over a message's bytes, before any decoding: bounds nesting depth and, for a batch,
-/// finds where each top-level array element starts and ends so each can be decoded on its own.
+/// A single pass over a message's bytes, before any decoding: validates them as one RFC 8259 JSON text,
+/// bounds nesting depth and, for a batch, finds where each top-level array element starts and ends so each
+/// can be decoded on its own.
 ///
-/// It does not validate JSON (the decoder does); it only has to be right about strings and brackets.
+/// Foundation's `JSONDecoder` is lenient (trailing commas, numbers and escapes checked only when a value is
+/// decoded, raw control characters, UTF-16/32 guessed from NUL bytes), so everything it would let through
+/// is refused here, where the answer can still be -32700. The bytes must already be valid UTF-8.
 enum JSONStructureScanner {
     enum Shape: Equatable {
         case object
         case array(elements: [Range<Int>])
+        /// A valid JSON text whose value is a string, number or literal.
         case other
         case empty
     }
 
     enum Failure: Error, Equatable {
         case tooDeep(limit: Int)
-        case unbalanced
+        /// Not one JSON text: `offset` is the byte where the problem was seen.
+        case invalid(reason: String, offset: Int)
     }
 
-    static func scan(_ bytes: [UInt8], maxDepth: Int) -> Result<Shape, Failure> {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        var elements: [Range<Int>] = []
-        var elementStart: Int?
-        var topLevel: UInt8?
+    /// What the scanner expects next, outside strings.
+    private enum Expecting {
+        case value
+        /// Right after `[`: a value or `]`.
+        case valueOrEnd
+        /// Right after `{`: a member name or `}`.
+        case keyOrEnd
+        /// After `,` in an object.
+        case key
+        case colon
+        /// After a member value or an element.
+        case commaOrEnd
+        /// After the top-level value: only whitespace.
+        case nothing
+    }
 
-        for index in bytes.indices {
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+
+    static func scan(_ bytes: [UInt8], maxDepth: Int) -> Result<Shape, Failure> {
+        bytes.withUnsafeBufferPointer { scan($0, maxDepth: maxDepth) }
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<Shape, Failure> {
+        func fail(_ reason: String, _ offset: Int) -> Result<Shape, Failure> {
+            .failure(.invalid(reason: reason, offset: offset))
+        }
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            // RFC 8259 §8.1 lets a parser refuse a byte order mark; accepting it would mean two spellings of
+            // one message, and Foundation and the scanner used to disagree about it.
+            return fail("a byte order mark (U+FEFF) is not allowed; send UTF-8 without it", 0)
+        }
+        // Open containers, innermost last: `{` or `[`. Its size is the depth, at most `maxDepth`.
+        var open: [UInt8] = []
+        var expecting = Expecting.value
+        var topLevel: UInt8?
+        var elements: [Range<Int>] = []
+        var elementStart = 0
+        var index = 0
+        let count = bytes.count
+
+        while index < count {
             let byte = bytes[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
+            if isWhitespace(byte) {
+                index += 1
                 continue
             }
-            if topLevel == nil {
-                if isWhitespace(byte) { continue }
-                topLevel = byte
+            let start = index
+            // Where a complete value ends, when this byte finishes one.
+            var valueEnd: Int?
+            switch expecting {
+            case .value, .valueOrEnd:
+                if expecting == .valueOrEnd && byte == UInt8(ascii: "]") {
+                    open.removeLast()
+                    index += 1
+                    valueEnd = index
+                    break
+                }
+                if topLevel == nil { topLevel = byte }
+                if open.count == 1 && topLevel == UInt8(ascii: "[") { elementStart = start }
+                switch byte {
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    open.append(byte)
+                    if open.count > maxDepth { return .failure(.tooDeep(limit: maxDepth)) }
+                    expecting = byte == UInt8(ascii: "{") ? .keyOrEnd : .valueOrEnd
+                    index += 1
+                case quote:
+                    switch scanString(bytes, from: index) {
+                    case .success(let end): index = end
+                    case .failure(let failure): return .failure(failure)
+                    }
+                    valueEnd = index
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    switch scanNumber(bytes, from: index) {
+                    case .success(let end): index = end
+                    case .failure(let failure): return .failure(failure)
+                    }
+                    valueEnd = index
+                case UInt8(ascii: "t"):
+                    guard matches(bytes, at: index, "true") else { return fail("expected true", index) }
+                    index += 4
+                    valueEnd = index
+                case UInt8(ascii: "f"):
+                    guard matches(bytes, at: index, "false") else { return fail("expected false", index) }
+                    index += 5
+                    valueEnd = index
+                case UInt8(ascii: "n"):
+                    guard matches(bytes, at: index, "null") else { return fail("expected null", index) }
+                    index += 4
+                    valueEnd = index
+                default:
+                    return fail("expected a value", index)
+                }
+            case .keyOrEnd, .key:
+                if expecting == .keyOrEnd && byte == UInt8(ascii: "}") {
+                    open.removeLast()
+                    index += 1
+                    valueEnd = index
+                    break
+                }
+                guard byte == quote else { return fail("expected a member name in double quotes", index) }
+                switch scanString(bytes, from: index) {
+                case .success(let end): index = end
+                case .failure(let failure): return .failure(failure)
+                }
+                expecting = .colon
+            case .colon:
+                guard byte == UInt8(ascii: ":") else { return fail("expected ':' after a member name", index) }
+                index += 1
+                expecting = .value
+            case .commaOrEnd:
+                // safe: `.commaOrEnd` is only set while a container is open.
+                let container = open[open.count - 1]
+                let closer = container == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if byte == UInt8(ascii: ",") {
+                    index += 1
+                    expecting = container == UInt8(ascii: "{") ? .key : .value
+                } else if byte == closer {
+                    open.removeLast()
+                    index += 1
+                    valueEnd = index
+                } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") && index > 0
+                    && bytes[index - 1] >= UInt8(ascii: "0") && bytes[index - 1] <= UInt8(ascii: "9")
+                {
+                    return fail("a number must not have leading zeros", index)
+                } else {
+                    return fail(closer == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'", index)
+                }
+            case .nothing:
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") && index > 0
+                    && bytes[index - 1] >= UInt8(ascii: "0") && bytes[index - 1] <= UInt8(ascii: "9")
+                {
+                    return fail("a number must not have leading zeros", index)
+                }
+                return fail("unexpected data after the JSON value", index)
             }
-            switch byte {
-            case UInt8(ascii: "\""):
-                inString = true
-                if depth == 1 && topLevel == UInt8(ascii: "[") && elementStart == nil { elementStart = index }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                if depth == 1 && topLevel == UInt8(ascii: "[") && elementStart == nil { elementStart = index }
-                depth += 1
-                if depth > maxDepth { return .failure(.tooDeep(limit: maxDepth)) }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth < 0 { return .failure(.unbalanced) }
-                if depth == 0 && topLevel == UInt8(ascii: "["), let start = elementStart {
-                    elements.append(start..<trimmedEnd(bytes, before: index))
-                    elementStart = nil
-                }
-            case UInt8(ascii: ","):
-                if depth == 1 && topLevel == UInt8(ascii: "["), let start = elementStart {
-                    elements.append(start..<trimmedEnd(bytes, before: index))
-                    elementStart = nil
-                }
-            default:
-                if depth == 1 && topLevel == UInt8(ascii: "[") && elementStart == nil && !isWhitespace(byte) {
-                    elementStart = index
+            if let end = valueEnd {
+                if open.isEmpty {
+                    expecting = .nothing
+                } else {
+                    expecting = .commaOrEnd
+                    if open.count == 1 && topLevel == UInt8(ascii: "[") { elements.append(elementStart..<end) }
                 }
             }
         }
-        if inString || depth != 0 { return .failure(.unbalanced) }
+        switch expecting {
+        case .nothing:
+            break
+        case .value where topLevel == nil:
+            return .success(.empty)
+        default:
+            return fail("unexpected end of the message", count)
+        }
         switch topLevel {
-        case nil: return .success(.empty)
         case UInt8(ascii: "{"): return .success(.object)
         case UInt8(ascii: "["): return .success(.array(elements: elements))
         default: return .success(.other)
         }
     }
 
-    private static func trimmedEnd(_ bytes: [UInt8], before end: Int) -> Int {
-        var end = end
-        while end > 0 && isWhitespace(bytes[end - 1]) { end -= 1 }
-        return end
+    /// Scans the string starting with the quote at `start`; returns the index after its closing quote.
+    private static func scanString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Result<Int, Failure> {
+        var index = start + 1
+        let count = bytes.count
+        while index < count {
+            let byte = bytes[index]
+            if byte == quote { return .success(index + 1) }
+            if byte < 0x20 {
+                return .failure(.invalid(reason: "a control character in a string must be escaped", offset: index))
+            }
+            guard byte == backslash else {
+                index += 1
+                continue
+            }
+            guard index + 1 < count else { break }
+            switch bytes[index + 1] {
+            case quote, backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index += 2
+            case UInt8(ascii: "u"):
+                guard let unit = hexQuad(bytes, at: index + 2) else {
+                    return .failure(.invalid(reason: "\\u must be followed by four hex digits", offset: index))
+                }
+                // Swift strings hold Unicode scalars only, so a lone surrogate could not be decoded later;
+                // refusing it here gives a clear parse error instead of Foundation's.
+                if unit >= 0xDC00 && unit <= 0xDFFF {
+                    return .failure(.invalid(reason: "unpaired UTF-16 surrogate escape", offset: index))
+                }
+                if unit >= 0xD800 && unit <= 0xDBFF {
+                    guard index + 7 < count, bytes[index + 6] == backslash, bytes[index + 7] == UInt8(ascii: "u"),
+                        let low = hexQuad(bytes, at: index + 8), low >= 0xDC00 && low <= 0xDFFF
+                    else {
+                        return .failure(.invalid(reason: "unpaired UTF-16 surrogate escape", offset: index))
+                    }
+                    index += 12
+                } else {
+                    index += 6
+                }
+            default:
+                return .failure(.invalid(reason: "invalid escape in a string", offset: index))
+            }
+        }
+        return .failure(.invalid(reason: "unterminated string", offset: start))
+    }
+
+    /// The value of four hex digits at `index`, or nil.
+    private static func hexQuad(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt16? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt16 = 0
+        for offset in 0..<4 {
+            let byte = bytes[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt16(digit)
+        }
+        return value
+    }
+
+    /// Scans `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` from `start`; returns the index after it.
+    private static func scanNumber(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Result<Int, Failure> {
+        var index = start
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            return .failure(.invalid(reason: "expected a digit in a number", offset: index))
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            index = digits(bytes, from: index)
+        }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            let fraction = digits(bytes, from: index + 1)
+            guard fraction > index + 1 else {
+                return .failure(.invalid(reason: "expected a digit after the decimal point", offset: index + 1))
+            }
+            index = fraction
+        }
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            index += 1
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                index += 1
+            }
+            let exponent = digits(bytes, from: index)
+            guard exponent > index else {
+                return .failure(.invalid(reason: "expected a digit in the exponent", offset: index))
+            }
+            index = exponent
+        }
+        return .success(index)
+    }
+
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+        return index
+    }
+
+    private static func matches(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int, _ literal: StaticString) -> Bool {
+        let length = literal.utf8CodeUnitCount
+        guard index + length <= bytes.count else { return false }
+        return literal.withUTF8Buffer { expected in
+            for offset in 0..<length where bytes[index + offset] != expected[offset] { return false }
+            return true
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -97,8 +97,3 @@ struct AnyCodingKey: CodingKey {
         self.intValue = intValue
     }
 }
-
-/// Decodes nothing; decoding it still makes the decoder check that the whole input is valid JSON.
-struct IgnoredJSON: Decodable {
-    init(from decoder: any Decoder) throws {}
-}

@@ -27,24 +27,32 @@ public enum ParamsDecoding {
         } catch let error as UnknownParam {
             throw ResponseError.invalidParams("Unknown param \"\(error.name)\"", field: error.name)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.count <= 1,
-                let field = firstNonIntegralNumber(in: input)
-            {
-                // Foundation reports `1.5` or `1e100` for an integer member as invalid JSON with no path;
-                // the member is found here instead, on this error path only.
-                throw ResponseError.invalidParams("Param \"\(field)\" must be an integer", field: field)
+            if case .dataCorrupted(let context) = error, context.codingPath.count <= 1 {
+                // Foundation reports a number the member's type cannot hold (`1.5` or 2^63 for an integer,
+                // `1e400` for any number) as "not valid JSON" with no path; the member is found here instead,
+                // on this error path only, and Foundation's wording never reaches the client.
+                throw numberProblem(in: input)
             }
             throw describe(error)
         }
     }
 
-    /// The path of the first number in the params that is not an integer Swift's `Int` can hold.
-    private static func firstNonIntegralNumber(in input: ParamsInput) -> String? {
+    /// The first number in the params that Swift's `Int` cannot hold, as a -32602 naming it.
+    private static func numberProblem(in input: ParamsInput) -> ResponseError {
         struct Members: Decodable { let params: JSONValue }
-        guard let params = try? JSONDecoder().decode(Members.self, from: input.message).params else { return nil }
-        func search(_ value: JSONValue, _ path: String) -> String? {
+        guard let params = try? JSONDecoder().decode(Members.self, from: input.message).params else {
+            // Only a number beyond Double's range makes the params undecodable once the scanner passed them.
+            return .invalidParams("Params hold a number that is out of range", field: "params")
+        }
+        func search(_ value: JSONValue, _ path: String) -> ResponseError? {
             switch value {
-            case .double: return path
+            case .double(let number):
+                let field = path.isEmpty ? "params" : path
+                if number.rounded(.towardZero) == number {
+                    return .invalidParams(
+                        "Param \"\(field)\" must be an integer between \(Int.min) and \(Int.max)", field: field)
+                }
+                return .invalidParams("Param \"\(field)\" must be an integer", field: field)
             case .object(let members):
                 for key in members.keys.sorted() {
                     if let found = search(members[key] ?? .null, path.isEmpty ? key : "\(path).\(key)") { return found }
@@ -58,7 +66,7 @@ public enum ParamsDecoding {
             default: return nil
             }
         }
-        return search(params, "")
+        return search(params, "") ?? .invalidParams("Params are invalid", field: "params")
     }
 
     /// A -32602 error for a decoding failure, with `data.field` as a dotted path (`profile.phone`, `ids[2]`).
@@ -75,6 +83,11 @@ public enum ParamsDecoding {
             return .invalidParams("Param \"\(field)\" must be \(jsonTypeName(type)), not null", field: field)
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
+            guard context.codingPath.count > 1 else {
+                // Foundation's own reports have no member path, and their wording is not ours to send.
+                return .invalidParams("Param \"\(field)\" is invalid", field: field)
+            }
+            // With a member path, the description comes from one of our `init(from:)`s ("must be …").
             return .invalidParams("Param \"\(field)\" is invalid: \(context.debugDescription)", field: field)
         @unknown default:
             return .invalidParams("Invalid params", field: nil)

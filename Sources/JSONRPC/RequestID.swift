@@ -7,8 +7,12 @@ public enum RequestID: Sendable, Hashable, Codable, CustomStringConvertible {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(Int.self) {
             self = .int(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
         } else {
-            self = .string(try container.decode(String.self))
+            // Says both kinds, and the integer range: 2^63 is an integer, just not one we can hold.
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "must be an integer between \(Int.min) and \(Int.max), or a string")
         }
     }
 

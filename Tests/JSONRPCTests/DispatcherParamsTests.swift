@@ -64,12 +64,30 @@ struct DispatcherParamsTests {
     }
 
     /// Foundation on Linux reports a fractional or out-of-range number for an `Int` as invalid JSON with no
-    /// coding path, so the field cannot be named; the code is still -32602, never -32700.
-    @Test(arguments: ["1.5", "1e100", "99999999999999999999"])
-    func numberThatDoesNotFitIsInvalidParams(number: String) async throws {
+    /// coding path; the member is found and named all the same, in our words, never Foundation's.
+    @Test(arguments: [
+        ("1.5", "a", "Param \"a\" must be an integer"),
+        ("1e100", "a", "Param \"a\" must be an integer between -9223372036854775808 and 9223372036854775807"),
+        ("99999999999999999999", "a",
+         "Param \"a\" must be an integer between -9223372036854775808 and 9223372036854775807"),
+        ("9223372036854775808", "a",
+         "Param \"a\" must be an integer between -9223372036854775808 and 9223372036854775807"),
+        ("-9223372036854775809", "a",
+         "Param \"a\" must be an integer between -9223372036854775808 and 9223372036854775807"),
+        ("1e400", "params", "Params hold a number that is out of range"),
+    ])
+    func numberThatDoesNotFitIsInvalidParams(number: String, field: String, message: String) async throws {
         let replies = try await fixture.send(request("math.add", params: #"{"a": \#(number), "b": 2}"#))
         #expect(replies.map(\.errorCode) == [-32602])
         #expect(replies.first?["id"] == 1)
+        #expect(replies.first?.errorField == field)
+        #expect(replies.first?.errorMessage == message)
+    }
+
+    @Test func integerAtTheEdgesOfInt64Decodes() async throws {
+        let replies = try await fixture.send(
+            request("math.add", params: #"{"a": 9223372036854775807, "b": -9223372036854775808}"#))
+        #expect(replies == [["jsonrpc": "2.0", "id": 1, "result": ["sum": -1]]])
     }
 
     @Test func nestedFieldAndArrayIndexPaths() async throws {

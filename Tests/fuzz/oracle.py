@@ -21,7 +21,6 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-import known_deviations
 from contract import (INVALID_PARAMS, INVALID_REQUEST, LOGIN_REQUIRED, MCP_METHODS, METHOD_NOT_FOUND, PARSE_ERROR,
                       PROTOCOL_CODES, REQUEST_CANCELLED, VALIDATION_FAILED, Contract, nfd)
 
@@ -191,86 +190,6 @@ def too_large(reply: Dict[str, Any]) -> Optional[str]:
 def framing_error(reply: Dict[str, Any]) -> Optional[str]:
     """What junk of unknown framing may cause: -32700 or -32600 (oversized), with id null."""
     return expect_error(PARSE_ERROR, INVALID_REQUEST)(reply)
-
-
-def foundation_reencodes(body: bytes) -> bool:
-    """Whether Foundation reads ``body`` as UTF-16 or UTF-32 JSON: it guesses the encoding from NUL bytes at
-    the start, so ``\\x000`` is the number 0 in UTF-16BE (and a UTF-16LE request is served)."""
-    if b"\x00" not in body[:4]:
-        return False
-    for encoding in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
-        try:
-            text = body.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        if foundation_accepts(text.encode("utf-8", "surrogatepass")):
-            return True
-    return False
-
-
-def foundation_accepts(body: bytes) -> bool:
-    """Whether Foundation's JSONDecoder takes ``body`` for JSON although RFC 8259 does not: it accepts a
-    trailing comma, any run of number characters after a digit or '-', any escape and raw control
-    characters in strings, as long as nobody decodes that value (probed on swift 6.3)."""
-    ws = b" \t\r\n"
-    n = len(body)
-
-    def skip(i: int) -> int:
-        while i < n and body[i] in ws:
-            i += 1
-        return i
-
-    def value(i: int, level: int) -> int:
-        if level > MAX_DEPTH:
-            raise ValueError("deep")
-        i = skip(i)
-        if i >= n:
-            raise ValueError("end")
-        c = body[i]
-        if c == 0x22:  # string
-            i += 1
-            while i < n and body[i] != 0x22:
-                i += 2 if body[i] == 0x5C else 1
-            if i >= n:
-                raise ValueError("unterminated string")
-            return i + 1
-        if c == 0x2D or 0x30 <= c <= 0x39:
-            i += 1
-            while i < n and body[i] in b"0123456789.eE+-":
-                i += 1
-            return i
-        for literal in (b"true", b"false", b"null"):
-            if body.startswith(literal, i):
-                return i + len(literal)
-        if c in b"[{":
-            close = 0x5D if c == 0x5B else 0x7D
-            i = skip(i + 1)
-            if i < n and body[i] == close:
-                return i + 1
-            while True:
-                if c == 0x7B:
-                    i = skip(i)
-                    if i >= n or body[i] != 0x22:
-                        raise ValueError("key")
-                    i = skip(value(i, level + 1))
-                    if i >= n or body[i] != 0x3A:
-                        raise ValueError("colon")
-                    i += 1
-                i = skip(value(i, level + 1))
-                if i < n and body[i] == 0x2C:
-                    i = skip(i + 1)
-                    if i < n and body[i] == close:  # a trailing comma
-                        return i + 1
-                    continue
-                if i < n and body[i] == close:
-                    return i + 1
-                raise ValueError("separator")
-        raise ValueError("unexpected byte")
-
-    try:
-        return skip(value(0, 1)) == n
-    except (ValueError, RecursionError):
-        return False
 
 
 # -- the model
@@ -455,14 +374,12 @@ class Oracle:
         except RecursionError:
             return [self.error(PARSE_ERROR, "nesting too deep for Python (and for the server)")]
         except ValueError:
-            if foundation_accepts(body) or foundation_reencodes(body):
-                if known_deviations.open_deviation("lenient JSON"):
-                    return [self.lenient("invalid JSON that Foundation's decoder accepts")]
             return [self.error(PARSE_ERROR, "invalid JSON")]
         if depth(value) > MAX_DEPTH:
             return [self.error(PARSE_ERROR, "nesting deeper than %d" % MAX_DEPTH)]
         if has_lone_surrogate(value):
-            return [self.lenient("lone surrogate escape")]
+            # Valid RFC 8259, but no Swift string can hold it: refused as unparsable (README, Framing).
+            return [self.error(PARSE_ERROR, "lone surrogate escape")]
         return self.expect_value(value)
 
     def expect_value(self, value: Any) -> List[Expect]:
@@ -516,9 +433,9 @@ class Oracle:
 
     def byte_order_mark(self, rest: bytes) -> Expect:
         """RFC 8259 8.1: a parser may ignore a leading BOM or refuse it. Either -32700, or the answer to the
-        rest (with nothing at all for a notification). Open deviation "BOM": -32600 with id null too."""
+        rest (with nothing at all for a notification). The server refuses it (README, Framing)."""
         inner = self.expect(rest)
-        refused = expect_error(PARSE_ERROR, *([INVALID_REQUEST] if known_deviations.open_deviation("BOM") else []))
+        refused = expect_error(PARSE_ERROR)
 
         def check(reply: Dict[str, Any]) -> Optional[str]:
             if isinstance(reply, dict) and reply.get("id") is None and refused(reply) is None:

@@ -303,12 +303,15 @@ def valid_params(method: Method) -> st.SearchStrategy[Dict[str, Any]]:
 
 def _valid_params(method: Method) -> st.SearchStrategy[Dict[str, Any]]:
     required = {p.name: schema_strategy(p.schema, p.name) for p in method.params if p.required}
-    optional = {p.name: schema_strategy(p.schema, p.name) for p in method.params if not p.required}
+    # An optional param sent as null is taken as absent (the info description), so null is valid for each.
+    optional = {p.name: st.one_of(schema_strategy(p.schema, p.name), st.none())
+                for p in method.params if not p.required}
 
     def fix(params: Dict[str, Any]) -> Dict[str, Any]:
-        if "passwordConfirmation" in params and "password" in params:
+        if params.get("passwordConfirmation") is not None and "password" in params:
             params["passwordConfirmation"] = params["password"]
-        if "newPassword" in params and "currentPassword" not in params and "currentPassword" in optional:
+        if params.get("newPassword") is not None and params.get("currentPassword") is None \
+                and "currentPassword" in optional:
             params["currentPassword"] = "secret"
         return params
     return st.fixed_dictionaries(required, optional=optional).map(fix)
@@ -382,14 +385,15 @@ class Mutation:
     detail: str = ""
 
 
-def violations(schema: Dict[str, Any], path: str) -> List[Tuple[str, st.SearchStrategy, str]]:
-    """Ways to break ``schema``: (kind, strategy for a value that breaks it, path the error names)."""
+def violations(schema: Dict[str, Any], path: str, optional: bool = False) -> List[Tuple[str, st.SearchStrategy, str]]:
+    """Ways to break ``schema``: (kind, strategy for a value that breaks it, path the error names).
+    ``optional``: an optional param, which may be null whatever its schema (the info description: "null is
+    taken as absent")."""
     out: List[Tuple[str, st.SearchStrategy, str]] = []
     types = allowed_types(schema)
     if types is not None:
-        wrong = [t for t in JSON_TYPES if t not in types and not (t == "integer" and "number" in types)]
-        # null for an optional member is covered separately (see known_deviations); here it is refused
-        # only when the schema's type does not admit it either.
+        wrong = [t for t in JSON_TYPES if t not in types and not (t == "integer" and "number" in types)
+                 and not (t == "null" and optional)]
         if wrong:
             out.append(("wrong type", st.sampled_from(wrong).flatmap(lambda t: EXAMPLE_OF_TYPE[t].filter(
                 lambda v, t=t: json_type(v) == t)), path))
@@ -450,7 +454,8 @@ def invalid_params(draw, method: Method) -> Tuple[Dict[str, Any], Mutation]:
         choices.append("missing required")
     if method.name not in _BREAKABLE:
         _BREAKABLE[method.name] = [(p, kind, strategy, path)
-                                   for p in method.params for kind, strategy, path in violations(p.schema, p.name)]
+                                   for p in method.params
+                                   for kind, strategy, path in violations(p.schema, p.name, optional=not p.required)]
     breakable = _BREAKABLE[method.name]
     if breakable:
         choices.extend(["break a value"] * 3)

@@ -84,11 +84,6 @@ def invalid_check(method: Method, params: Dict[str, Any], mutation: Mutation):
                 return None if error is None else "%s accepts any other params, yet answered %s" % (method.name, error)
             return field_problem(error, mutation.field) if error.get("code") == INVALID_PARAMS else \
                 "%s answered %s to a bad %s" % (method.name, error, mutation.field)
-        if known_deviations.null_taken_as_absent(mutation, params):
-            # Open deviation: answered as if the member were absent (or refused, which is right too).
-            absent = {key: value for key, value in params.items() if key != mutation.field}
-            if valid_check(method, absent)(reply) is None:
-                return None
         if known_deviations.unenforced(method.name, mutation):
             return valid_check(method, params)(reply)
         if error is None:

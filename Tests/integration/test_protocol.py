@@ -301,6 +301,77 @@ def test_invalid_utf8_is_a_parse_error(raw):
     raw.assert_alive()
 
 
+# Invalid JSON that Foundation's JSONDecoder would accept or half-accept: each is -32700 with id null, before
+# any decoding (docs/RELIABILITY.md, "lenient JSON" and "BOM").
+LENIENT_JSON = [
+    ("trailing comma", b'{"jsonrpc":"2.0","id":1,"method":"server.info",}'),
+    ("trailing comma in a batch", b'[{"jsonrpc":"2.0","id":1,"method":"server.info"},]'),
+    ("doubled comma", b'{"jsonrpc":"2.0",,"id":1,"method":"server.info"}'),
+    ("raw control character", b'{"jsonrpc":"2.0","id":6,"method":"server.info","x":"a\x01b"}'),
+    ("lone minus", b"-"), ("leading zero", b"01"), ("no fraction digits", b"1."), ("no exponent digits", b"1e+"),
+    ("leading zero in the id", b'{"jsonrpc":"2.0","id":01,"method":"server.info"}'),
+    ("bad escape in params", b'{"jsonrpc":"2.0","id":5,"method":"movies.popular","params":{"language":"\\x"}}'),
+    ("short unicode escape", b'{"jsonrpc":"2.0","id":5,"method":"server.info","x":"\\u12"}'),
+    ("unpaired surrogate", b'{"jsonrpc":"2.0","id":5,"method":"server.info","x":"\\ud800"}'),
+    ("NUL then a digit", b"\x000"),
+    ("UTF-16LE request", '{"jsonrpc":"2.0","id":1,"method":"server.info"}'.encode("utf-16-le")),
+    ("two values", b'{"jsonrpc":"2.0","id":1,"method":"server.info"} {}'),
+    ("unquoted key", b'{jsonrpc:"2.0","id":1,"method":"server.info"}'),
+    ("byte order mark", b'\xef\xbb\xbf{"jsonrpc":"2.0","id":1,"method":"server.info"}'),
+]
+
+
+def test_invalid_json_that_foundation_accepts_is_a_parse_error(raw, subtests):
+    for name, body in LENIENT_JSON:
+        with subtests.test(name):
+            raw.send_body(body)
+            error = raw.assert_error_reply(raw.next(), -32700, None, kind="parseError")
+            assert error["message"].startswith("Parse error: invalid JSON at byte "), error
+            assert "given data" not in error["message"]
+            raw.assert_alive()
+
+
+def test_valid_json_edge_cases_are_served(raw, subtests):
+    for name, body in [("escapes and a surrogate pair", b'{"jsonrpc":"2.0","id":1,"method":"server.info",'
+                        b'"x":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\ud83c\\udfac"}'),
+                       ("whitespace everywhere", b' \t{ "jsonrpc" : "2.0" , "id" : 1 , "method" : "server.info" } \t'),
+                       ("exponent id", b'{"jsonrpc":"2.0","id":1E0,"method":"server.info"}')]:
+        with subtests.test(name):
+            raw.track(1, "server.info")
+            raw.send_body(body)
+            reply = raw.next()
+            assert reply.get("id") == 1 and "result" in reply, reply
+
+
+def test_foundation_wording_never_reaches_the_client(raw, subtests):
+    # Numbers Foundation cannot hold in the member's type are named by us, with the member.
+    for name, params, field, wording in [
+        ("beyond Int64", '{"genreId":9223372036854775808}', "genreId",
+         "must be an integer between -9223372036854775808 and 9223372036854775807"),
+        ("below Int64", '{"genreId":-9223372036854775809}', "genreId",
+         "must be an integer between -9223372036854775808 and 9223372036854775807"),
+        ("fraction", '{"genreId":1.5}', "genreId", "must be an integer"),
+        ("beyond Double", '{"genreId":1e400}', "params", "out of range"),
+    ]:
+        with subtests.test(name):
+            raw.send_body(('{"jsonrpc":"2.0","id":7,"method":"movies.byGenre","params":%s}' % params).encode())
+            error = raw.assert_error_reply(raw.next(), -32602, 7)
+            assert error["data"]["field"] == field, error
+            assert wording in error["message"], error
+            assert "given data" not in error["message"] and "JSON" not in error["message"], error
+
+
+def test_progress_token_beyond_int64_names_the_range(raw, subtests):
+    for token in ["9223372036854775808", "true"]:
+        with subtests.test(token):
+            raw.send_body(('{"jsonrpc":"2.0","id":8,"method":"catalog.sync","params":{"progressToken":%s}}'
+                           % token).encode())
+            error = raw.assert_error_reply(raw.next(), -32602, 8)
+            assert error["data"]["field"] == "progressToken", error
+            assert error["message"] == ('Param "progressToken" is invalid: must be an integer between '
+                                        '-9223372036854775808 and 9223372036854775807, or a string'), error
+
+
 def test_deep_nesting_is_rejected(raw, subtests):
     for name, body in [("100 arrays", b"[" * 100 + b"]" * 100), ("70 objects", b'{"a":' * 70 + b"1" + b"}" * 70),
                        ("100000 arrays", b"[" * 100_000 + b"]" * 100_000)]:
