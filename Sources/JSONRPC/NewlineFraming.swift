@@ -56,8 +56,10 @@ public struct NewlineFraming: MessageFraming {
     public mutating func finish() -> FrameEvent? {
         if let event = next() { return event }
         guard !discarding, !buffer.isEmpty else { return nil }
-        // A last line without its newline (e.g. `printf '{...}' | movie-rpc`) still counts.
-        let line = buffer.bytes(0..<buffer.count)
+        // A last line without its newline (e.g. `printf '{...}' | movie-rpc`) still counts. A final `\r` is
+        // taken as its line ending, as in `\r\n`: `next()` did not count it against the limit either.
+        let end = buffer.count - Self.pendingCarriageReturn(buffer)
+        let line = buffer.bytes(0..<end)
         buffer.consume(buffer.count)
         scanned = 0
         return line.allSatisfy(Self.isWhitespace) ? nil : .message(line)

@@ -87,6 +87,19 @@ struct NewlineFramingTests {
         #expect(harness.events(whole: []).isEmpty)
     }
 
+    /// Found by libFuzzer: a last line of exactly the limit followed by `\r` and end of input came out with
+    /// its `\r`, one byte over the limit. The `\r` ends the line, as in `\r\n`, at every split point.
+    @Test func finishTakesAFinalCarriageReturnAsTheLineEnding() {
+        let line = String(repeating: "x", count: 10)  // `small`'s limit
+        let expected: [FrameEvent] = [.message(utf8(line))]
+        #expect(small.events(whole: utf8(line + "\r")) == expected)
+        #expect(small.events(byteByByte: utf8(line + "\r")) == expected)
+        for (offset, events) in small.eventsForEverySplit(utf8(line + "\r")) {
+            #expect(events == expected, "split at \(offset)")
+        }
+        #expect(harness.events(whole: utf8("[1]\r\n[2]\r")) == [.message(utf8("[1]")), .message(utf8("[2]"))])
+    }
+
     @Test func finishDropsTheRestOfAnOverLongLine() {
         let events = small.events(whole: utf8(String(repeating: "x", count: 30)))
         #expect(events == [.error(.messageTooLarge(size: 30, limit: 10))])
