@@ -70,7 +70,7 @@ public final class Connection: Sendable, NotificationSending {
                 framing?.append(chunk)
             }
             while let event = framing?.next() { deliver(event) }
-            dispatcher.waitForRoom()
+            waitForRoomUnlessRepliesAreStuck()
         }
         if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
             // The stream ended before the framing could be told apart: a short last line of JSON.
@@ -80,6 +80,18 @@ public final class Connection: Sendable, NotificationSending {
             framing = lastLine
         }
         while let event = framing?.finish() { deliver(event) }
+    }
+
+    /// Stops reading while too many requests wait (memory stays bounded; the client is held back by the
+    /// pipe), but not while a reply has been stuck for 10 ms: a client that writes all its requests before
+    /// it reads any reply would then wait on us while we wait on it. Reading on lets its writes finish.
+    private func waitForRoomUnlessRepliesAreStuck() {
+        while !dispatcher.waitForRoom(timeout: .milliseconds(10)) {
+            if output.isStalled(longerThan: 10_000_000) {
+                Log.debug("Replies are not being read; reading on despite the backlog")
+                return
+            }
+        }
     }
 
     private func deliver(_ event: FrameEvent) {

@@ -128,6 +128,12 @@ public final class Dispatcher: Sendable {
         roomToWait()?.wait()
     }
 
+    /// ``waitForRoom()`` for at most `timeout`; true when there is room.
+    public func waitForRoom(timeout: DispatchTimeInterval) -> Bool {
+        guard let semaphore = roomToWait() else { return true }
+        return semaphore.wait(timeout: .now() + timeout) == .success
+    }
+
     /// The semaphore `waitForRoom` parks on (signalled when the backlog has halved), nil when there is room.
     func roomToWait() -> DispatchSemaphore? {
         inFlight.withLock { state -> DispatchSemaphore? in

@@ -6,6 +6,8 @@ import Synchronization
 final class OutputChannel: Sendable {
     private let fd: Int32
     private let state: Mutex<State>
+    /// When the write in progress started (`DispatchTime` nanoseconds), 0 when none is.
+    private let writeStartedAt = Atomic<UInt64>(0)
 
     private struct State {
         var framing: (any MessageFraming)?
@@ -24,12 +26,20 @@ final class OutputChannel: Sendable {
 
     var framingName: String? { state.withLock { $0.framing?.name } }
 
+    /// Whether a write has been blocked for longer than `nanoseconds`: the client is not reading replies.
+    func isStalled(longerThan nanoseconds: UInt64) -> Bool {
+        let started = writeStartedAt.load(ordering: .relaxed)
+        return started != 0 && DispatchTime.now().uptimeNanoseconds - started > nanoseconds
+    }
+
     func send(_ body: Data) {
         state.withLock { state in
             guard !state.closed else { return }
             let framing = state.framing ?? NewlineFraming()
             var frame = body.withUnsafeBytes { framing.frame($0) }
+            writeStartedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
             let ok = frame.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
+            writeStartedAt.store(0, ordering: .relaxed)
             if !ok {
                 state.closed = true
                 Log.info("Output closed by the client; further replies are dropped")
