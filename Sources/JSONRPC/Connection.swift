@@ -9,12 +9,14 @@ public final class Connection: Sendable, NotificationSending {
     private let output: OutputChannel
     public let dispatcher: Dispatcher
     private let endOfInput = OneShotSignal()
+    private let readingThread = ReadingThreadExecutor()
 
     public init(inputFD: Int32, outputFD: Int32, dispatcher: Dispatcher) {
         self.inputFD = inputFD
-        self.output = OutputChannel(fd: outputFD)
+        self.output = OutputChannel(fd: outputFD, readingThread: readingThread)
         self.dispatcher = dispatcher
         dispatcher.setNotifier(self)
+        dispatcher.setInlineExecutor(readingThread)
     }
 
     /// The framing detected on input (`content-length` or `newline`), nil before the first message.
@@ -30,6 +32,7 @@ public final class Connection: Sendable, NotificationSending {
         thread.start()
         await endOfInput.wait()
         await dispatcher.waitUntilIdle()
+        await output.drain()
     }
 
     public func sendNotification<Params: Encodable & Sendable>(method: String, params: Params) {
@@ -47,6 +50,10 @@ public final class Connection: Sendable, NotificationSending {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
+        readingThread.bindToCurrentThread()
+        // The kernel's name for this thread (ps -T, top -H, debuggers); Foundation's Thread.name stays
+        // inside Foundation on Linux. Writing our own comm file is how Linux renames a thread without prctl.
+        try? "movie-rpc stdin".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
 
         while true {
             let count = read(inputFD, buffer.baseAddress, capacity)
@@ -70,7 +77,8 @@ public final class Connection: Sendable, NotificationSending {
                 framing?.append(chunk)
             }
             while let event = framing?.next() { deliver(event) }
-            dispatcher.waitForRoom()
+            readingThread.runPendingJobs()
+            waitForRoomUnlessRepliesAreStuck()
         }
         if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
             // The stream ended before the framing could be told apart: a short last line of JSON.
@@ -80,6 +88,22 @@ public final class Connection: Sendable, NotificationSending {
             framing = lastLine
         }
         while let event = framing?.finish() { deliver(event) }
+        readingThread.runPendingJobs()
+    }
+
+    /// Stops reading while too many requests wait (memory stays bounded; the client is held back by the
+    /// pipe), but not while a reply has been stuck for 10 ms: a client that writes all its requests before
+    /// it reads any reply would then wait on us while we wait on it. Reading on lets its writes finish.
+    /// The backlog is requests waiting for a slot and replies of inline methods waiting to be written.
+    private func waitForRoomUnlessRepliesAreStuck() {
+        while !(dispatcher.waitForRoom(timeout: .milliseconds(10))
+            && output.waitForDeferredRoom(timeout: .milliseconds(10)))
+        {
+            if output.isStalled(longerThan: 10_000_000) {
+                Log.debug("Replies are not being read; reading on despite the backlog")
+                return
+            }
+        }
     }
 
     private func deliver(_ event: FrameEvent) {

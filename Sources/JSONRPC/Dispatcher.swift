@@ -36,6 +36,8 @@ public final class Dispatcher: Sendable {
     private let inFlight = Mutex(InFlight())
     /// Set by the connection so handlers can send notifications.
     private let notifier = Mutex<(any NotificationSending)?>(nil)
+    /// Set by the connection: where methods that answer inline run (its reading thread).
+    private let inlineExecutor = Mutex<ReadingThreadExecutor?>(nil)
 
     private struct InFlight {
         var requests: [RequestID: Entry] = [:]
@@ -61,6 +63,8 @@ public final class Dispatcher: Sendable {
         var body: @Sendable () async -> Void
         var id: RequestID?
         var token: UInt64
+        /// A method that answers inline: run on the reading thread when started from it.
+        var inline = false
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -71,6 +75,10 @@ public final class Dispatcher: Sendable {
 
     func setNotifier(_ sender: any NotificationSending) {
         notifier.withLock { $0 = sender }
+    }
+
+    func setInlineExecutor(_ executor: ReadingThreadExecutor) {
+        inlineExecutor.withLock { $0 = executor }
     }
 
     // MARK: Receiving
@@ -126,6 +134,12 @@ public final class Dispatcher: Sendable {
     /// a task, whose thread the waiting jobs may need.
     public func waitForRoom() {
         roomToWait()?.wait()
+    }
+
+    /// ``waitForRoom()`` for at most `timeout`; true when there is room.
+    public func waitForRoom(timeout: DispatchTimeInterval) -> Bool {
+        guard let semaphore = roomToWait() else { return true }
+        return semaphore.wait(timeout: .now() + timeout) == .success
     }
 
     /// The semaphore `waitForRoom` parks on (signalled when the backlog has halved), nil when there is room.
@@ -219,7 +233,7 @@ public final class Dispatcher: Sendable {
             state.requests[id] = Entry(token: state.nextToken)
             return state.nextToken
         }
-        track(id: id, token: token) { [self] in
+        track(id: id, token: token, inline: table.answersInline(method)) { [self] in
             let response = await perform(method: method, id: id, input: input)
             inFlight.withLock { state in
                 if state.requests[id]?.token == token { state.requests[id] = nil }
@@ -238,8 +252,10 @@ public final class Dispatcher: Sendable {
     }
 
     /// Runs `body` in a detached task counted as in flight, now or when a slot frees up.
-    private func track(id: RequestID? = nil, token: UInt64 = 0, _ body: @escaping @Sendable () async -> Void) {
-        let job = Job(body: body, id: id, token: token)
+    private func track(
+        id: RequestID? = nil, token: UInt64 = 0, inline: Bool = false, _ body: @escaping @Sendable () async -> Void
+    ) {
+        let job = Job(body: body, id: id, token: token, inline: inline)
         let startNow = inFlight.withLock { state -> Bool in
             guard state.running < limits.maxConcurrentRequests else {
                 state.waiting.append(job)
@@ -252,13 +268,19 @@ public final class Dispatcher: Sendable {
     }
 
     private func start(_ job: Job) {
-        let task = Task.detached { [self] in
+        let operation: @Sendable () async -> Void = { [self] in
             if let id = job.id, inFlight.withLock({ $0.requests[id]?.cancelRequested == true }) {
                 // Cancelled while it waited for a slot: the task is cancelled below or already was.
                 withUnsafeCurrentTask { $0?.cancel() }
             }
             await job.body()
             finished()
+        }
+        let task: Task<Void, Never>
+        if job.inline, let executor = inlineExecutor.withLock({ $0 }), executor.isCurrentThread {
+            task = Task.detached(executorPreference: executor, operation: operation)
+        } else {
+            task = Task.detached(operation: operation)
         }
         guard let id = job.id else { return }
         inFlight.withLock { state in

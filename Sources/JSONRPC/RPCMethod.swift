@@ -11,6 +11,13 @@ public protocol RPCMethod: Sendable {
     associatedtype Params: Decodable & Sendable
     associatedtype Result: Encodable & Sendable
     static var name: String { get }
+    /// True for a method whose handler only reads in-memory state and never suspends: it is answered on
+    /// the reading thread, without a thread hop (see `ReadingThreadExecutor`). Default false.
+    static var answersInline: Bool { get }
+}
+
+extension RPCMethod {
+    public static var answersInline: Bool { false }
 }
 
 /// Params of a method that takes none. Absent params, `null`, `[]` and `{}` all decode to it.

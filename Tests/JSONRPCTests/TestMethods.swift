@@ -37,6 +37,26 @@ enum TestMethods {
         typealias Result = JSONValue
     }
 
+    /// The name of the thread the handler runs on; answered inline (on a connection's reading thread).
+    struct InlineThreadName: RPCMethod {
+        static let name = "thread.inline"
+        static let answersInline = true
+        typealias Params = NoParams
+        typealias Result = String
+    }
+
+    /// The same, not inline: runs on the global executor.
+    struct ThreadName: RPCMethod {
+        static let name = "thread.name"
+        typealias Params = NoParams
+        typealias Result = String
+    }
+
+    static func currentThreadName() -> String {
+        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+        return name.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     struct Ping: RPCMethod {
         static let name = "ping"
         typealias Params = NoParams
@@ -123,6 +143,8 @@ final class DispatcherFixture: Sendable {
         table.register(TestMethods.Sum.self) { params, _ in params.values.reduce(0, +) }
         table.register(TestMethods.GetData.self) { _, _ in ["hello", 5] }
         table.register(TestMethods.Ping.self) { _, _ in "pong" }
+        table.register(TestMethods.InlineThreadName.self) { _, _ in TestMethods.currentThreadName() }
+        table.register(TestMethods.ThreadName.self) { _, _ in TestMethods.currentThreadName() }
         table.register(TestMethods.UpdateProfile.self) { _, _ in NullResult() }
         table.register(TestMethods.NotFound.self) { _, _ in throw TestMethods.notFound }
         table.register(TestMethods.Broken.self) { _, _ in throw TestMethods.SecretError() }

@@ -32,6 +32,12 @@ import Testing
         try expectSameJSON(MoviePageResult(sourced, sizes: .default))
     }
 
+    @Test func serverInfoResult() throws {
+        try expectSameJSON(ServerInfo.Result(
+            name: "movie-rpc", version: "0.1.0", protocolVersion: "2.0", framing: "newline", catalog: "demo",
+            dataDirectory: "/home/\"quoted\"/\u{1}/é/movie-rpc"))
+    }
+
     @Test func genresResult() throws {
         try expectSameJSON(GenresList.Result(
             genres: [Genre(id: 28, name: "Action"), Genre(id: 10770, name: "TV \"Movie\"")], source: "demo",

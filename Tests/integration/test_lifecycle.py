@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
+import threading
 
 import pytest
 
@@ -121,3 +123,22 @@ def test_a_client_that_closes_its_read_end_does_not_kill_the_server(server_binar
     process.stdin.write(b"".join(b'{"jsonrpc":"2.0","method":"server.info","id":%d}\n' % i for i in range(50)))
     process.stdin.close()
     assert process.wait(DEADLINE) == 0
+
+
+def test_a_client_that_writes_everything_before_reading_does_not_deadlock(server_binary, server_env):
+    # 20,000 requests (1.1 MB) written from one thread before any reply is read: the replies fill the stdout
+    # pipe, the requests the stdin pipe. The server stops reading when its backlog is full, but must read on
+    # once its replies stop flowing, or the write below would block forever.
+    count = 20000
+    process = subprocess.Popen([server_binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, env=full_env(server_env))
+    watchdog = threading.Timer(60, process.kill)
+    watchdog.start()
+    try:
+        process.stdin.write(b"".join(b'{"jsonrpc":"2.0","method":"server.info","id":%d}\n' % i for i in range(count)))
+        process.stdin.close()
+        ids = [json.loads(line)["id"] for line in process.stdout]
+    finally:
+        watchdog.cancel()
+    assert process.wait(DEADLINE) == 0, "killed by the watchdog: the server and the client waited on each other"
+    assert sorted(ids) == list(range(count))

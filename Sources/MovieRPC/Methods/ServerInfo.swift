@@ -3,6 +3,8 @@ import JSONRPC
 /// `server.info`: what is running, in which framing, on which catalog and data directory.
 public struct ServerInfo: MovieMethod {
     public static let name = "server.info"
+    /// Configuration only: answered on the reading thread, without a thread hop.
+    public static let answersInline = true
     public typealias Params = NoParams
 
     public struct Result: Encodable, Sendable, Equatable {
@@ -19,5 +21,20 @@ public struct ServerInfo: MovieMethod {
             name: ServerConfiguration.name, version: ServerConfiguration.version, protocolVersion: "2.0",
             framing: server.framing ?? "newline", catalog: server.configuration.catalogMode,
             dataDirectory: server.configuration.dataDirectory.path)
+    }
+}
+
+/// Written directly, not through `JSONEncoder`: `server.info` is the cheapest request there is, and the
+/// encoder would be most of its cost.
+extension ServerInfo.Result: JSONWritable {
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("catalog", catalog)
+            writer.member("dataDirectory", dataDirectory)
+            writer.member("framing", framing)
+            writer.member("name", name)
+            writer.member("protocolVersion", protocolVersion)
+            writer.member("version", version)
+        }
     }
 }
