@@ -314,8 +314,9 @@ public struct AccountStore: Sendable {
                 userID: try row.string("user_id"), refreshToken: try row.optionalString("refresh_token"))
             return (session, try Self.storedUser(row))
         }
-        guard var (session, user) = sessionAndUser else { return nil }
-        session.refreshToken = readable(session.refreshToken)
+        guard let (stored, user) = sessionAndUser else { return nil }
+        var session = stored
+        session.refreshToken = readable(stored.refreshToken)
         return (session, user)
     }
 
