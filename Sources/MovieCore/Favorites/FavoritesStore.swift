@@ -115,23 +115,25 @@ public struct FavoritesStore: Sendable {
     }
 
     private func decode(_ rows: [Row]) throws -> [Favorite] {
-        try rows.map { row in
+        // Rows are immutable once stored, so a row read before is not parsed again: decoding a long list's
+        // JSON and timestamps dominated favorites.list. Only the rows of the list just read are kept, so
+        // the cache holds one list and never the rows of favorites that are gone.
+        let known = decodedRows.withLock { $0 }
+        var kept: [RowKey: Favorite] = [:]
+        kept.reserveCapacity(rows.count)
+        let favorites = try rows.map { row -> Favorite in
             let movieID = try row.int("movie_id")
             let addedAt = try row.string("added_at")
             let json = try row.string("movie_json")
-            // Rows are immutable once stored, so a row read before is not parsed again: decoding a long
-            // list's JSON and timestamps dominated favorites.list.
             let key = RowKey(movieID: movieID, addedAt: addedAt, json: json)
-            if let known = decodedRows.withLock({ $0[key] }) { return known }
-            let favorite = Favorite(
+            let favorite = try known[key] ?? Favorite(
                 movieID: movieID, addedAt: StoredTime.date(addedAt) ?? Date(timeIntervalSince1970: 0),
-                movie: try Self.decode(json))
-            decodedRows.withLock { cache in
-                if cache.count >= Self.decodedRowsCapacity { cache.removeAll(keepingCapacity: true) }
-                cache[key] = favorite
-            }
+                movie: Self.decode(json))
+            kept[key] = favorite
             return favorite
         }
+        decodedRows.withLock { $0 = kept }
+        return favorites
     }
 
     /// A stored row's content, which identifies its decoded `Favorite`.
@@ -140,8 +142,6 @@ public struct FavoritesStore: Sendable {
         var addedAt: String
         var json: String
     }
-
-    private static let decodedRowsCapacity = 20_000
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
