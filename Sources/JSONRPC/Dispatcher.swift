@@ -129,14 +129,9 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// Blocks the calling thread while `limits.maxWaitingRequests` or more jobs wait for a slot, until
-    /// half of them have started. Only for the connection's dedicated reading thread: never call it from
-    /// a task, whose thread the waiting jobs may need.
-    public func waitForRoom() {
-        roomToWait()?.wait()
-    }
-
-    /// ``waitForRoom()`` for at most `timeout`; true when there is room.
+    /// Blocks the calling thread for at most `timeout` while `limits.maxWaitingRequests` or more jobs wait
+    /// for a slot, until half of them have started; true when there is room. Only for the connection's
+    /// dedicated reading thread: never call it from a task, whose thread the waiting jobs may need.
     public func waitForRoom(timeout: DispatchTimeInterval) -> Bool {
         guard let semaphore = roomToWait() else { return true }
         return semaphore.wait(timeout: .now() + timeout) == .success
