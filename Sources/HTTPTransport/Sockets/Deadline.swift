@@ -2,8 +2,10 @@
 struct Deadline: Sendable {
     let instant: ContinuousClock.Instant
 
+    /// - Parameter seconds: clamped to 0...1e9 (about 31 years), so that the nanoseconds fit an `Int64`.
     init(secondsFromNow seconds: Double) {
-        instant = .now + .nanoseconds(Int64((max(0, seconds) * 1e9).rounded(.up)))
+        let clamped = seconds.isFinite ? min(max(0, seconds), 1e9) : 1e9
+        instant = .now + .nanoseconds(Int64((clamped * 1e9).rounded(.up)))
     }
 
     /// The time left in whole milliseconds, rounded up so that a wait never ends just before the deadline.
