@@ -12,7 +12,8 @@ private func parse(
 ) throws(HTTPTransportError) -> ParsedHTTPResponse? {
     let bytes = Array(input.utf8)
     func run(_ pieces: [ArraySlice<UInt8>]) throws(HTTPTransportError) -> ParsedHTTPResponse? {
-        var parser = HTTPResponseParser(isHeadRequest: isHead, maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
+        var parser = HTTPResponseParser(
+            isHeadRequest: isHead, maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes)
         for piece in pieces {
             try parser.feed(Array(piece))
         }
@@ -37,7 +38,8 @@ struct HTTPResponseParserTests {
     @Test("Content-Length body, headers case-insensitive and joined when repeated")
     func contentLength() throws {
         let response = try #require(try parse(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\nX-A: 1\r\nx-a: 2\r\n\r\n{\"a\":1}"))
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 7\r\nX-A: 1\r\nx-a: 2\r\n\r\n"
+                + "{\"a\":1}"))
         #expect(response.statusCode == 200)
         #expect(response.body == Data("{\"a\":1}".utf8))
         #expect(response.headers["Content-Type"] == "application/json")
@@ -152,14 +154,17 @@ struct HTTPResponseParserTests {
         #expect(throws: tooLarge) {
             try parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nabcdef\r\n6\r\n", maxBodyBytes: 10)
         }
-        #expect(throws: tooLarge) { try parse("HTTP/1.1 200 OK\r\n\r\n\(String(repeating: "b", count: 11))", maxBodyBytes: 10) }
+        #expect(throws: tooLarge) {
+            try parse("HTTP/1.1 200 OK\r\n\r\n\(String(repeating: "b", count: 11))", maxBodyBytes: 10)
+        }
         #expect(throws: tooLarge) {
             try parse("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n")
         }
         #expect(throws: tooLarge) {
             try parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\n")
         }
-        #expect(try parse("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789", maxBodyBytes: 10)?.body.count == 10)
+        let atTheLimit = try parse("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n0123456789", maxBodyBytes: 10)
+        #expect(atTheLimit?.body.count == 10)
     }
 
     @Test("strict number rules")

@@ -7,6 +7,11 @@ private func url(_ text: String) throws -> URL {
     try #require(URL(string: text))
 }
 
+/// The request as the client would write it to a direct connection.
+private func formatted(_ request: HTTPRequest) throws -> String {
+    String(decoding: RequestHead.bytes(for: request, origin: try HTTPOrigin(url: request.url)), as: UTF8.self)
+}
+
 @Suite("Request formatting")
 struct RequestFormattingTests {
     @Test("origin, Host header and request target of a URL")
@@ -40,7 +45,7 @@ struct RequestFormattingTests {
     @Test("request line and headers, with a default User-Agent and no Accept-Encoding")
     func getRequest() throws {
         let request = HTTPRequest(url: try url("http://127.0.0.1:8080/3/genre?api_key=k"), headers: ["Accept": "*/*"])
-        let text = String(decoding: RequestHead.bytes(for: request, origin: try HTTPOrigin(url: request.url)), as: UTF8.self)
+        let text = try formatted(request)
         #expect(text == "GET /3/genre?api_key=k HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n"
             + "User-Agent: movie-rpc\r\nConnection: keep-alive\r\n\r\n")
     }
@@ -50,12 +55,11 @@ struct RequestFormattingTests {
         let post = HTTPRequest(
             url: try url("https://example.com/v1"), method: .post,
             headers: ["Content-Type": "application/json", "user-agent": "tester"], body: Data("{}".utf8))
-        let text = String(decoding: RequestHead.bytes(for: post, origin: try HTTPOrigin(url: post.url)), as: UTF8.self)
+        let text = try formatted(post)
         #expect(text == "POST /v1 HTTP/1.1\r\nHost: example.com\r\nContent-Type: application/json\r\n"
             + "user-agent: tester\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}")
         let empty = HTTPRequest(url: try url("http://example.com/"), method: .put)
-        let emptyText = String(decoding: RequestHead.bytes(for: empty, origin: try HTTPOrigin(url: empty.url)), as: UTF8.self)
-        #expect(emptyText.contains("Content-Length: 0\r\n"))
+        #expect(try formatted(empty).contains("Content-Length: 0\r\n"))
     }
 
     @Test("headers that could inject a line, and headers the client manages, are not sent")
@@ -63,7 +67,7 @@ struct RequestFormattingTests {
         let request = HTTPRequest(
             url: try url("http://example.com/"),
             headers: ["X-Evil": "a\r\nInjected: 1", "Host": "other.example", "Connection": "close"])
-        let text = String(decoding: RequestHead.bytes(for: request, origin: try HTTPOrigin(url: request.url)), as: UTF8.self)
+        let text = try formatted(request)
         #expect(!text.contains("Injected") && !text.contains("other.example") && !text.contains("close"))
     }
 

@@ -58,7 +58,9 @@ struct SocketHTTPClientTests {
 
     @Test("HTTP error statuses are responses, not errors")
     func errorStatus() async throws {
-        let server = try LoopbackServer { _ in .respond("HTTP/1.1 429 Too Many\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n") }
+        let server = try LoopbackServer { _ in
+            .respond("HTTP/1.1 429 Too Many\r\nRetry-After: 3\r\nContent-Length: 0\r\n\r\n")
+        }
         defer { server.stop() }
         let response = try await get(makeClient(), "\(server.baseURL)/")
         #expect(response.statusCode == 429 && response.value(forHeader: "Retry-After") == "3")
@@ -188,7 +190,8 @@ struct SocketHTTPClientTests {
     func redirects() async throws {
         let server = try LoopbackServer { request in
             switch request.requestLine {
-            case "GET /old HTTP/1.1", "POST /old HTTP/1.1": .respond("HTTP/1.1 301 Moved\r\nLocation: /new?x=1\r\nContent-Length: 0\r\n\r\n")
+            case "GET /old HTTP/1.1", "POST /old HTTP/1.1":
+                .respond("HTTP/1.1 301 Moved\r\nLocation: /new?x=1\r\nContent-Length: 0\r\n\r\n")
             case "GET /new?x=1 HTTP/1.1": .respond(ok("arrived"))
             default: .respond("HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n")
             }
@@ -218,7 +221,8 @@ struct SocketHTTPClientTests {
         let request = try #require(proxy.requests.first)
         #expect(request.requestLine == "GET http://movies.invalid/3/genre HTTP/1.1")
         #expect(request.head.contains("\r\nHost: movies.invalid\r\n"))
-        #expect(request.head.contains("\r\nProxy-Authorization: Basic \(Data("user:secret".utf8).base64EncodedString())\r\n"))
+        let credentials = Data("user:secret".utf8).base64EncodedString()
+        #expect(request.head.contains("\r\nProxy-Authorization: Basic \(credentials)\r\n"))
 
         let bypassing = makeClient(environment: ["http_proxy": "http://127.0.0.1:1", "no_proxy": "127.0.0.1"])
         let direct = try LoopbackServer { _ in .respond(ok("direct")) }

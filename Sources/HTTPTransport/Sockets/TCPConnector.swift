@@ -11,7 +11,9 @@ enum TCPConnector {
     /// `getaddrinfo` blocks, so this runs on the request's I/O thread, never on the cooperative pool.
     /// - Throws: `URLError.cannotFindHost` (no address), `.cannotConnectToHost` (refused or unreachable),
     ///   `.timedOut`, or `CancellationError`.
-    static func connect(host: String, port: Int, deadline: Deadline, cancellation: RequestCancellation) throws -> Int32 {
+    static func connect(host: String, port: Int, deadline: Deadline, cancellation: RequestCancellation) throws
+        -> Int32
+    {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
