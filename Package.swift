@@ -11,15 +11,18 @@ let package = Package(
         // C libraries from Debian, through system-library shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
 
         // Wire protocol only: messages, framing, connection, dispatch, error codes.
         .target(name: "JSONRPC"),
         // SQLite wrapper: connection, statements, migrations, errors.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // HTTP/1.1 client over POSIX sockets (TLS through OpenSSL) and the transport-neutral HTTP types.
+        .target(name: "HTTPTransport", dependencies: ["COpenSSL"]),
         // TMDB v3 HTTP client: endpoints as data, models, errors, retry.
-        .target(name: "TMDB"),
+        .target(name: "TMDB", dependencies: ["HTTPTransport"]),
         // Domain: repository, demo catalog, session, accounts, favorites, events.
-        .target(name: "MovieCore", dependencies: ["SQLiteStore", "TMDB", "CCrypto"]),
+        .target(name: "MovieCore", dependencies: ["SQLiteStore", "HTTPTransport", "TMDB", "CCrypto"]),
         // The method table: params/result types and handlers; wiring.
         .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
         .executableTarget(
@@ -34,8 +37,9 @@ let package = Package(
 
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "TMDBTests", dependencies: ["TMDB"]),
-        .testTarget(name: "MovieCoreTests", dependencies: ["MovieCore"]),
+        .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport"]),
+        .testTarget(name: "TMDBTests", dependencies: ["TMDB", "HTTPTransport"]),
+        .testTarget(name: "MovieCoreTests", dependencies: ["MovieCore", "HTTPTransport"]),
         .testTarget(name: "MovieRPCTests", dependencies: ["MovieRPC", "JSONRPC"]),
     ],
     swiftLanguageModes: [.v6]

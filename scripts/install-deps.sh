@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
-apt_packages=(libsqlite3-dev libssl-dev libcurl4-openssl-dev pkg-config neovim)
+# libsqlite3-dev and libssl-dev (libcrypto, and libssl for the HTTP client's TLS) back the system-library
+# targets; pkg-config finds them.
+apt_packages=(libsqlite3-dev libssl-dev pkg-config neovim)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import SQLiteStore
 import TMDB
 
@@ -15,8 +16,8 @@ public struct ServicesConfiguration: Sendable {
     public var tmdbBaseURL: URL?
     /// Base of image URLs for downloads (`https://image.tmdb.org/t/p/`); overridable for tests.
     public var imageBaseURL: String = ImageCache.defaultBaseURL
-    /// Whole seconds, at least 1 (URLSession truncates fractions).
-    public var tmdbTimeoutSeconds: Int
+    /// Seconds per request, redirects included (fractions work).
+    public var tmdbTimeoutSeconds: Double
     /// The longest `Retry-After` honoured for TMDB's 429 before giving up.
     public var tmdbMaxRetryAfter: Double
     /// How long after a transport failure calls answer from the cache without trying the network.
@@ -32,12 +33,12 @@ public struct ServicesConfiguration: Sendable {
 
     public init(
         dataDirectory: DataDirectory, tmdbCredential: Credential? = nil, tmdbBaseURL: URL? = nil,
-        tmdbTimeoutSeconds: Int = 10, tmdbMaxRetryAfter: Double = 10, offlineWindow: TimeInterval = 15
+        tmdbTimeoutSeconds: Double = 10, tmdbMaxRetryAfter: Double = 10, offlineWindow: TimeInterval = 15
     ) {
         self.dataDirectory = dataDirectory
         self.tmdbCredential = tmdbCredential
         self.tmdbBaseURL = tmdbBaseURL
-        self.tmdbTimeoutSeconds = max(1, tmdbTimeoutSeconds)
+        self.tmdbTimeoutSeconds = tmdbTimeoutSeconds
         self.tmdbMaxRetryAfter = tmdbMaxRetryAfter
         self.offlineWindow = offlineWindow
     }
@@ -66,7 +67,7 @@ public final class MovieServices: Sendable {
             case .apiKey(let key): tmdbCredential = .apiKey(key)
             case .accessToken(let token): tmdbCredential = .accessToken(token)
             }
-            let transport = URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds)
+            let transport = SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds)
             let http = CoalescingHTTPClient(
                 wrapping: RetryingHTTPClient(wrapping: transport, maxRetryAfter: configuration.tmdbMaxRetryAfter))
             let client = TMDBClient(
@@ -79,7 +80,7 @@ public final class MovieServices: Sendable {
         }
         images = ImageCache(
             directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
-            http: URLSessionHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
+            http: SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
         accounts = AccountService(
             store: AccountStore(database: store.database, sealer: Self.tokenSealer(configuration.firebase)),
             hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)

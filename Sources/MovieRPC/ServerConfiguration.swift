@@ -12,7 +12,8 @@ public struct ServerConfiguration: Sendable {
     public var tmdbAPIKey: String?
     public var tmdbBaseURL: URL?
     public var maxMessageSize: Int
-    public var tmdbTimeoutSeconds: Int = 10
+    /// Seconds per TMDB or Firebase request; fractions work (`MOVIE_RPC_TMDB_TIMEOUT=2` or `0.5`).
+    public var tmdbTimeoutSeconds: Double = 10
     public var tmdbMaxRetryAfter: Double = 10
     public var offlineWindow: Double = 15
     public var imageBaseURL: String?
@@ -47,7 +48,9 @@ public struct ServerConfiguration: Sendable {
             tmdbAPIKey: value("TMDB_API_KEY"),
             tmdbBaseURL: value("TMDB_BASE_URL").flatMap(URL.init(string:)),
             maxMessageSize: value("MOVIE_RPC_MAX_MESSAGE_SIZE").flatMap(Int.init) ?? 16 * 1024 * 1024)
-        if let seconds = value("MOVIE_RPC_TMDB_TIMEOUT").flatMap(Int.init) { configuration.tmdbTimeoutSeconds = seconds }
+        if let seconds = value("MOVIE_RPC_TMDB_TIMEOUT").flatMap(Double.init), seconds.isFinite, seconds > 0 {
+            configuration.tmdbTimeoutSeconds = seconds
+        }
         if let seconds = value("MOVIE_RPC_TMDB_MAX_RETRY_AFTER").flatMap(Double.init) {
             configuration.tmdbMaxRetryAfter = seconds
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 @testable import TMDB
 
 /// One scripted outcome of a stub HTTP call.

@@ -105,10 +105,12 @@ def error_body(code: int, message: str) -> bytes:
 
 class FakeTMDB:
     def __init__(self, api_key: str | None = "test-api-key", access_token: str | None = None, port: int = 0,
-                 synthetic: bool = False):
+                 synthetic: bool = False, ssl_context=None):
         """synthetic: answer /movie/{id} for any id from 10,000,000 up with a made-up movie (benchmarks
-        need more distinct movies than the fixtures hold)."""
+        need more distinct movies than the fixtures hold). ssl_context: a server-side ssl.SSLContext to
+        serve HTTPS instead of plain HTTP."""
         self.synthetic = synthetic
+        self.ssl_context = ssl_context
         self.api_key = api_key
         self.access_token = access_token
         self.port = port
@@ -126,7 +128,8 @@ class FakeTMDB:
     # -- control -----------------------------------------------------------------------------
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/3"
+        scheme = "https" if self.ssl_context else "http"
+        return f"{scheme}://127.0.0.1:{self.port}/3"
 
     @property
     def image_base_url(self) -> str:
@@ -172,6 +175,10 @@ class FakeTMDB:
             daemon_threads = True
 
         self._server = Server(("127.0.0.1", self.port), Handler)
+        if self.ssl_context:
+            # The handshake then happens on the first read, in the connection's own thread.
+            self._server.socket = self.ssl_context.wrap_socket(
+                self._server.socket, server_side=True, do_handshake_on_connect=False)
         self.port = self._server.server_address[1]
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import Synchronization
 import TMDB
 
@@ -47,14 +48,14 @@ public final class AccountService: Sendable {
     }
 
     /// Local accounts hashed with `hasher`, or Firebase Auth when `firebase` is given (its REST calls go
-    /// through `http`, by default a `URLSessionHTTPClient` with the configured timeout).
+    /// through `http`, by default a `SocketHTTPClient` with the configured timeout).
     public convenience init(
         store: AccountStore, hasher: PasswordHasher, firebase: FirebaseConfiguration?, http: (any HTTPClient)? = nil
     ) {
         let provider: any AccountProvider
         if let firebase {
             let client = FirebaseAuthClient(
-                configuration: firebase, http: http ?? URLSessionHTTPClient(timeoutSeconds: firebase.timeoutSeconds))
+                configuration: firebase, http: http ?? SocketHTTPClient(timeoutSeconds: firebase.timeoutSeconds))
             provider = FirebaseAccountProvider(client: client, store: store)
         } else {
             provider = LocalAccountProvider(store: store, hasher: hasher)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import TMDB
 
 /// Posters and backdrops downloaded once into `<data directory>/images/<size>/<file>`, the role an

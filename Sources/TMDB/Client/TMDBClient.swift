@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// A TMDB v3 client: sends an ``Endpoint`` and decodes its response, throwing only ``TMDBError``.
 ///
@@ -30,9 +31,9 @@ public struct TMDBClient: Sendable {
         self.redactor = SecretRedactor(credential: credential)
     }
 
-    /// A client over `URLSession` that coalesces identical concurrent requests and retries HTTP 429.
-    public static func standard(credential: TMDBCredential, timeoutSeconds: Int = 10) -> TMDBClient {
-        let transport = URLSessionHTTPClient(timeoutSeconds: timeoutSeconds)
+    /// A client over ``SocketHTTPClient`` that coalesces identical concurrent requests and retries HTTP 429.
+    public static func standard(credential: TMDBCredential, timeoutSeconds: Double = 10) -> TMDBClient {
+        let transport = SocketHTTPClient(timeoutSeconds: timeoutSeconds)
         let http = CoalescingHTTPClient(wrapping: RetryingHTTPClient(wrapping: transport))
         return TMDBClient(credential: credential, http: http)
     }

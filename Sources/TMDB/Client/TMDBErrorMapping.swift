@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTransport
 
 /// A non-2xx response, thrown inside the client so that ``TMDBErrorMapping`` sees every failure.
 struct UnexpectedHTTPStatus: Error {

@@ -1,3 +1,5 @@
+import HTTPTransport
+
 /// Makes identical concurrent `GET`/`HEAD` requests (same URL and headers, no body) share one
 /// in-flight request to the wrapped client. Nothing is cached: once the shared request finishes,
 /// the next identical request goes out again.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// The shared state of ``CoalescingHTTPClient``: one entry per distinct in-flight request, each with
 /// the continuations of the callers waiting for it.

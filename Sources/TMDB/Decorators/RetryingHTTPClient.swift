@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// Retries HTTP 429 responses from the wrapped client.
 ///

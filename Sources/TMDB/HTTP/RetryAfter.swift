@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 
 /// Reads a `Retry-After` header given in seconds (the HTTP-date form is not used by TMDB and is ignored).
 enum RetryAfter {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import TMDB
 
 /// The Firebase Auth REST calls accounts need, as data in and data out. Every failure is a

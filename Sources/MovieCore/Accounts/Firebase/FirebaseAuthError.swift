@@ -1,3 +1,4 @@
+import HTTPTransport
 import TMDB
 
 /// A Firebase Auth failure as received, before it is mapped to a `MovieError` (``movieError(passwordField:)``,

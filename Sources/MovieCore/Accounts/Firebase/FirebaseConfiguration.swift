@@ -13,17 +13,19 @@ public struct FirebaseConfiguration: Sendable, Equatable, CustomStringConvertibl
     public var apiKey: String
     /// `host:port` of the Auth Emulator (or the fake in tests); nil for production.
     public var emulatorHost: String?
-    /// Whole seconds per request, at least 1.
-    public var timeoutSeconds: Int
+    /// Seconds per request (fractions work).
+    public var timeoutSeconds: Double
     /// The key that seals refresh tokens in the database (``TokenSealer``), created when missing; nil: refresh
     /// tokens are not stored, and a session lasts as long as the process.
     public var tokenKeyFile: String?
 
-    /// A configuration; `timeoutSeconds` below 1 becomes 1.
-    public init(apiKey: String, emulatorHost: String? = nil, timeoutSeconds: Int = 10, tokenKeyFile: String? = nil) {
+    /// A configuration.
+    public init(
+        apiKey: String, emulatorHost: String? = nil, timeoutSeconds: Double = 10, tokenKeyFile: String? = nil
+    ) {
         self.apiKey = apiKey
         self.emulatorHost = emulatorHost
-        self.timeoutSeconds = max(1, timeoutSeconds)
+        self.timeoutSeconds = timeoutSeconds
         self.tokenKeyFile = tokenKeyFile
     }
 

@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A failure below HTTP: no response was received.
 ///
 /// Carries only a `URLError` code, never the URL (which may contain the `api_key`).
@@ -14,6 +10,11 @@ public enum HTTPTransportError: Error, Sendable, Hashable {
     case cancelled
     /// Any other transport failure, with its `URLError` code (or `NSError` code).
     case other(code: Int)
+
+    /// Classifies a `URLError` code, as the socket client reports its failures.
+    init(_ code: URLError.Code) {
+        self.init(urlErrorCode: code.rawValue)
+    }
 
     /// `URLError` codes treated as "cannot reach TMDB".
     static let offlineCodes: Set<Int> = [
@@ -40,7 +41,8 @@ public enum HTTPTransportError: Error, Sendable, Hashable {
         }
     }
 
-    private init(urlErrorCode code: Int) {
+    /// Classifies a `URLError` code number, as the socket client reports its failures.
+    init(urlErrorCode code: Int) {
         if code == URLError.Code.cancelled.rawValue {
             self = .cancelled
         } else if Self.offlineCodes.contains(code) {
