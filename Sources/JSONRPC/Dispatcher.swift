@@ -156,13 +156,10 @@ public final class Dispatcher: Sendable {
     }
 
     private func classify(_ data: Data) -> Classified {
-        let envelope: MessageEnvelope
-        do {
-            envelope = try JSONDecoder().decode(MessageEnvelope.self, from: data)
-        } catch DecodingError.dataCorrupted {
+        let envelope = data.withUnsafeBytes { EnvelopeReader.read($0.assumingMemoryBound(to: UInt8.self)) }
+        guard let envelope else {
+            // Unreachable: the structure scanner accepted these bytes as one object.
             return .immediate(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
-        } catch {
-            return .immediate(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object")))
         }
         if envelope.isResponse { return .immediate(nil) }  // We send no requests, so expect no responses.
         if let problem = envelope.problem {
