@@ -308,8 +308,9 @@ public final class Dispatcher: Sendable {
         do {
             guard let handler = table.handler(for: method) else { throw ResponseError.methodNotFound(method) }
             if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
+            // A handler that stops for a cancellation throws; one that finished anyway (a write already
+            // committed) answers with its result, which is then the truth, rather than -32800.
             let result = try await handler(input, context)
-            if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
             return Self.successResponse(id: id, result: result)
         } catch let error as ResponseError {
             return Self.errorResponse(id: id, error)
