@@ -52,8 +52,13 @@ public final class Connection: Sendable, NotificationSending {
         defer { buffer.deallocate() }
         readingThread.bindToCurrentThread()
         // The kernel's name for this thread (ps -T, top -H, debuggers); Foundation's Thread.name stays
-        // inside Foundation on Linux. Writing our own comm file is how Linux renames a thread without prctl.
-        try? "movie-rpc stdin".write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+        // inside Foundation on Linux, and Glibc's module leaves out pthread_setname_np. Writing the
+        // thread's comm file is the same rename.
+        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        if comm >= 0 {
+            _ = "movie-rpc stdin".withCString { write(comm, $0, strlen($0)) }
+            close(comm)
+        }
 
         while true {
             let count = read(inputFD, buffer.baseAddress, capacity)

@@ -156,13 +156,10 @@ public final class Dispatcher: Sendable {
     }
 
     private func classify(_ data: Data) -> Classified {
-        let envelope: MessageEnvelope
-        do {
-            envelope = try JSONDecoder().decode(MessageEnvelope.self, from: data)
-        } catch DecodingError.dataCorrupted {
+        let envelope = data.withUnsafeBytes { EnvelopeReader.read($0.assumingMemoryBound(to: UInt8.self)) }
+        guard let envelope else {
+            // Unreachable: the structure scanner accepted these bytes as one object.
             return .immediate(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
-        } catch {
-            return .immediate(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object")))
         }
         if envelope.isResponse { return .immediate(nil) }  // We send no requests, so expect no responses.
         if let problem = envelope.problem {
@@ -311,8 +308,9 @@ public final class Dispatcher: Sendable {
         do {
             guard let handler = table.handler(for: method) else { throw ResponseError.methodNotFound(method) }
             if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
+            // A handler that stops for a cancellation throws; one that finished anyway (a write already
+            // committed) answers with its result, which is then the truth, rather than -32800.
             let result = try await handler(input, context)
-            if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
             return Self.successResponse(id: id, result: result)
         } catch let error as ResponseError {
             return Self.errorResponse(id: id, error)

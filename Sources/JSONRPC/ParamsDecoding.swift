@@ -12,6 +12,8 @@ public enum ParamsDecoding {
         do {
             switch input.kind {
             case .absent, .null, .array(isEmpty: true):
+                // Nothing to decode for a method without params: no decoder run for `server.info` and the like.
+                if let none = NoParams() as? Params { return none }
                 return try decoder.decode(Params.self, from: Data("{}".utf8))
             case .array(isEmpty: false):
                 // By name only: positional values have no names to check against the contract.
@@ -142,5 +144,16 @@ private struct ParamsBox<Params: Decodable>: Decodable {
             }
         }
         value = try container.decode(Params.self, forKey: key)
+    }
+}
+
+/// A coding key made from any string, for looking at keys no type declares.
+struct AnyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(stringValue: String) { self.stringValue = stringValue }
+    init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
     }
 }

@@ -20,11 +20,37 @@ public struct DataDirectory: Sendable, Equatable {
         return DataDirectory(path: (home as NSString).appendingPathComponent(".local/share/movie-rpc"))
     }
 
+    /// Why the directory could not be made, in words for the person starting the server.
+    public struct PrepareError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "cannot create the data directory \(path): \(reason)" }
+    }
+
     /// Creates the directory (and parents) with mode 0700, and tightens it if it already exists.
+    /// Plain `mkdir(2)`: it runs before every first answer, and FileManager's first use costs more.
     public func prepare() throws {
-        try FileManager.default.createDirectory(
-            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Self.makeDirectory(path)
         _ = chmod(path, 0o700)
+    }
+
+    private static func makeDirectory(_ path: String) throws {
+        if mkdir(path, 0o700) == 0 { return }
+        var failure = errno
+        if failure == ENOENT {
+            let parent = (path as NSString).deletingLastPathComponent
+            if !parent.isEmpty && parent != path {
+                try makeDirectory(parent)
+                if mkdir(path, 0o700) == 0 { return }
+                failure = errno
+            }
+        }
+        if failure == EEXIST {
+            var status = stat()
+            if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR { return }
+            throw PrepareError(path: path, reason: "a file that is not a directory is in the way")
+        }
+        throw PrepareError(path: path, reason: String(cString: strerror(failure)))
     }
 
     public func file(_ name: String) -> String {

@@ -29,6 +29,17 @@ struct DispatcherConcurrencyTests {
         #expect(fixture.slowFinished.count == 1)
     }
 
+    /// A handler that finished its work despite the cancellation answers with its result: the work was
+    /// done, and -32800 would tell the client it was not.
+    @Test func aHandlerThatFinishesAnywayAnswersWithItsResult() async throws {
+        let collector = ReplyCollector()
+        fixture.dispatcher.receive(utf8(#"{"jsonrpc":"2.0","id":8,"method":"committing"}"#), reply: collector.reply)
+        await fixture.slowStarted.wait(for: 1)
+        fixture.dispatcher.receive(cancel(id: "8"), reply: collector.reply)
+        await fixture.dispatcher.waitUntilIdle()
+        #expect(try collector.values() == [["jsonrpc": "2.0", "id": 8, "result": "committed"]])
+    }
+
     @Test func cancellingOneRequestLeavesTheOthersRunning() async throws {
         let collector = ReplyCollector()
         fixture.dispatcher.receive(slowRequest(id: "1"), reply: collector.reply)

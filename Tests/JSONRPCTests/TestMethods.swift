@@ -90,9 +90,17 @@ enum TestMethods {
         typealias Result = NullResult
     }
 
-    /// Waits on the fixture's gate (or cancellation), then answers `"done"`.
+    /// Waits on the fixture's gate, then answers `"done"`; stops with `CancellationError` when cancelled.
     struct Slow: RPCMethod {
         static let name = "slow"
+        typealias Params = NoParams
+        typealias Result = String
+    }
+
+    /// Waits on the fixture's gate (or a cancellation), then answers `"committed"` either way: work that
+    /// cannot be taken back once started, like a write joining a commit.
+    struct Committing: RPCMethod {
+        static let name = "committing"
         typealias Params = NoParams
         typealias Result = String
     }
@@ -155,7 +163,13 @@ final class DispatcherFixture: Sendable {
             await gate.wait()
             slowConcurrency.leave()
             slowFinished.record()
+            try Task.checkCancellation()
             return "done"
+        }
+        table.register(TestMethods.Committing.self) { _, _ in
+            slowStarted.record()
+            await gate.wait()
+            return "committed"
         }
         table.register(TestMethods.Progress.self) { _, context in
             context.notify("$/progress", ["percent": 50] as JSONValue)

@@ -52,7 +52,7 @@ private func hexBytes(_ text: String) -> [UInt8] {
         let stored = try first.seal("secret")
         #expect(try TokenSealer.loadingKey(at: path).open(stored) == "secret")
 
-        FileManager.default.createFile(atPath: path, contents: Data("short".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("short".utf8)))
         #expect(throws: TokenSealer.KeyFileError.self) { try TokenSealer.loadingKey(at: path) }
     }
 

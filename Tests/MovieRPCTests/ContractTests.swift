@@ -24,6 +24,12 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(documented.subtracting(served).isEmpty, "documented but not served")
     }
 
+    @Test func embeddedParamNamesAreTheDocumentsParamNames() throws {
+        let decoded = try OpenRPCContract(document: OpenRPCContract.embedded.minifiedDocument)
+        #expect(OpenRPCContract.embedded.methodParams == decoded.methodParams, "run: python3 scripts/embed-resources.py")
+        #expect(decoded.methodParams["events.add"] == ["name", "timestamp", "params"])
+    }
+
     @Test func minifiedDocumentHasNoNewline() {
         #expect(!OpenRPCContract.embedded.minifiedDocument.contains(UInt8(ascii: "\n")))
     }

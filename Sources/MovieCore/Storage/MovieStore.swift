@@ -59,13 +59,13 @@ public final class MovieStore: Sendable {
             Self.moveAside(path)
         }
         do {
-            database = try Self.open(path: path, configuration: configuration)
+            database = try Self.openDatabase(path: path, configuration: configuration)
         } catch let error as MigrationError {
             if case .newerSchema = error { throw OpenError.newerSchema(path: path) }
             throw OpenError.unusable(path: path, reason: "\(error)")
         } catch let error as SQLiteError where error.isCorrupt {
             Self.moveAside(path)
-            database = try Self.open(path: path, configuration: configuration)
+            database = try Self.openDatabase(path: path, configuration: configuration)
         } catch let error as SQLiteError where Self.mayOpenAsSnapshot(path: path, after: error) {
             // A read-only directory whose database has no -wal/-shm files (another SQLite client closed it
             // last): SQLite cannot create the -shm it needs, but nobody can write here either, so reading
@@ -73,7 +73,7 @@ public final class MovieStore: Sendable {
             var snapshot = configuration
             snapshot.immutable = true
             do {
-                database = try Self.open(path: path, configuration: snapshot)
+                database = try Self.openDatabase(path: path, configuration: snapshot)
             } catch let error as SQLiteError {
                 throw OpenError.unusable(path: path, reason: Self.reason(error))
             } catch {
@@ -105,10 +105,13 @@ public final class MovieStore: Sendable {
 
     /// Whether `path` is a non-empty file that does not start with SQLite's header string.
     private static func lacksDatabaseHeader(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 16), !head.isEmpty else { return false }
-        return head != Data("SQLite format 3\0".utf8)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, 0) }
+        guard count > 0 else { return false }
+        return head[..<count].elementsEqual("SQLite format 3\0".utf8) == false
     }
 
     /// Why SQLite could not open the database, in words for the person starting the server.
@@ -123,7 +126,7 @@ public final class MovieStore: Sendable {
         }
     }
 
-    private static func open(path: String, configuration: DatabaseConfiguration) throws -> Database {
+    private static func openDatabase(path: String, configuration: DatabaseConfiguration) throws -> Database {
         let database = try Database(path: path, configuration: configuration, migrator: migrator)
         return database
     }

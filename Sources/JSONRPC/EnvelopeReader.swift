@@ -1,0 +1,270 @@
+import Foundation
+
+/// Reads a request's envelope members (`jsonrpc`, `method`, `id`, `params`, `result`, `error`) straight
+/// from the bytes of one JSON object that ``JSONStructureScanner`` has already accepted.
+///
+/// `JSONDecoder` did this before, and was most of the cost of a small request and a millisecond of the
+/// first one (its generic machinery is set up on first use). What it decided is kept exactly: the first of
+/// duplicate members wins, keys may be escaped (`"met\u0068od"`), and an id is an integer when its value is
+/// integral and fits `Int` however it is spelled (`1.0`, `1e2`), as `JSONDecoder` decodes `Int`.
+/// Values are skipped by their structure, never decoded, except the few strings and the id read here.
+enum EnvelopeReader {
+    /// The envelope of `object`, or nil when the bytes are not one JSON object (the scanner's job, so a
+    /// nil here is a defect the caller answers as a parse error rather than a crash).
+    static func read(_ object: UnsafeBufferPointer<UInt8>) -> MessageEnvelope? {
+        var reader = Cursor(bytes: object)
+        var members = Members()
+        reader.skipWhitespace()
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        reader.skipWhitespace()
+        if !reader.take(UInt8(ascii: "}")) {
+            repeat {
+                reader.skipWhitespace()
+                guard let key = reader.string() else { return nil }
+                reader.skipWhitespace()
+                guard reader.take(UInt8(ascii: ":")) else { return nil }
+                reader.skipWhitespace()
+                let start = reader.offset
+                guard reader.skipValue() else { return nil }
+                members.record(key, start..<reader.offset)
+                reader.skipWhitespace()
+            } while reader.take(UInt8(ascii: ","))
+            guard reader.take(UInt8(ascii: "}")) else { return nil }
+        }
+        return members.envelope(in: object)
+    }
+
+    /// The value ranges of the members an envelope needs; the first occurrence of a name wins.
+    private struct Members {
+        var jsonrpc: Range<Int>?
+        var method: Range<Int>?
+        var id: Range<Int>?
+        var params: Range<Int>?
+        var hasResult = false
+        var hasError = false
+
+        mutating func record(_ key: String, _ value: Range<Int>) {
+            switch key {
+            case "jsonrpc": if jsonrpc == nil { jsonrpc = value }
+            case "method": if method == nil { method = value }
+            case "id": if id == nil { id = value }
+            case "params": if params == nil { params = value }
+            case "result": hasResult = true
+            case "error": hasError = true
+            default: break
+            }
+        }
+
+        func envelope(in bytes: UnsafeBufferPointer<UInt8>) -> MessageEnvelope {
+            func stringValue(_ range: Range<Int>?) -> String? {
+                guard let range else { return nil }
+                var cursor = Cursor(bytes: bytes, offset: range.lowerBound)
+                return cursor.string()
+            }
+            let methodMember = method != nil
+            return MessageEnvelope(
+                version: stringValue(jsonrpc),
+                method: stringValue(method),
+                methodMember: methodMember,
+                id: id.map { Self.idMember(bytes, $0) } ?? .absent,
+                params: params.map { Self.paramsMember(bytes, $0) } ?? .absent,
+                isResponse: !methodMember && (hasResult || hasError))
+        }
+
+        private static func idMember(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> MessageEnvelope.IDMember {
+            switch bytes[range.lowerBound] {
+            case UInt8(ascii: "n"):
+                return .null
+            case UInt8(ascii: "\""):
+                var cursor = Cursor(bytes: bytes, offset: range.lowerBound)
+                return cursor.string().map { .valid(.string($0)) } ?? .invalid
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return integer(UnsafeBufferPointer(rebasing: bytes[range])).map { .valid(.int($0)) } ?? .invalid
+            default:
+                return .invalid
+            }
+        }
+
+        private static func paramsMember(
+            _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+        ) -> MessageEnvelope.ParamsMember {
+            switch bytes[range.lowerBound] {
+            case UInt8(ascii: "n"):
+                return .null
+            case UInt8(ascii: "{"):
+                return .object
+            case UInt8(ascii: "["):
+                var cursor = Cursor(bytes: bytes, offset: range.lowerBound + 1)
+                cursor.skipWhitespace()
+                return .array(isEmpty: cursor.peek == UInt8(ascii: "]"))
+            default:
+                return .invalid
+            }
+        }
+
+        /// A JSON number as `Int`, when its value is integral and in range, by `JSONDecoder`'s rules.
+        private static func integer(_ literal: UnsafeBufferPointer<UInt8>) -> Int? {
+            let isPlainInteger = !literal.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
+            if isPlainInteger { return Int(String(decoding: literal, as: UTF8.self)) }  // nil: beyond Int's range
+            // `1.0` or `1e2`: rare, and JSONDecoder's rules for them (through Double, then Decimal beyond
+            // 2^53) are subtle, so it decides them itself.
+            return try? JSONDecoder().decode(Int.self, from: Data(literal))
+        }
+    }
+
+    /// A position in the bytes of one validated JSON text.
+    private struct Cursor {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        var peek: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard peek == byte else { return false }
+            offset += 1
+            return true
+        }
+
+        mutating func skipWhitespace() {
+            while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 }
+        }
+
+        /// Moves past one value of any kind; false when the bytes end first.
+        mutating func skipValue() -> Bool {
+            guard let first = peek else { return false }
+            switch first {
+            case UInt8(ascii: "\""):
+                return skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                // Brackets inside strings do not count; the scanner has already checked that they pair up.
+                var depth = 0
+                while let byte = peek {
+                    switch byte {
+                    case UInt8(ascii: "\""):
+                        guard skipString() else { return false }
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["):
+                        depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 {
+                            offset += 1
+                            return true
+                        }
+                    default:
+                        break
+                    }
+                    offset += 1
+                }
+                return false
+            default:
+                // A number or a literal: it ends at a delimiter or whitespace.
+                while let byte = peek, byte != UInt8(ascii: ","), byte != UInt8(ascii: "}"), byte != UInt8(ascii: "]"),
+                      byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09 {
+                    offset += 1
+                }
+                return true
+            }
+        }
+
+        /// Moves past a string starting at the current quote.
+        private mutating func skipString() -> Bool {
+            offset += 1
+            while let byte = peek {
+                offset += 1
+                if byte == UInt8(ascii: "\\") {
+                    offset += 1
+                } else if byte == UInt8(ascii: "\"") {
+                    return true
+                }
+            }
+            return false
+        }
+
+        /// Reads the string starting at the current quote, unescaped; nil when there is no string here.
+        mutating func string() -> String? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = offset
+            var escaped = false
+            while let byte = peek, byte != UInt8(ascii: "\"") {
+                if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                    offset += 1
+                }
+                offset += 1
+            }
+            guard offset < bytes.count else { return nil }
+            let content = UnsafeBufferPointer(rebasing: bytes[start..<offset])
+            offset += 1
+            return escaped ? Self.unescape(content) : String(decoding: content, as: UTF8.self)
+        }
+
+        /// The text of string content with JSON escapes; the scanner has refused bad escapes and unpaired
+        /// surrogates, so anything unexpected here becomes U+FFFD rather than a failure.
+        private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String {
+            var scalars = String.UnicodeScalarView()
+            var utf8: [UInt8] = []
+            var index = 0
+            func flush() {
+                guard !utf8.isEmpty else { return }
+                scalars.append(contentsOf: String(decoding: utf8, as: UTF8.self).unicodeScalars)
+                utf8.removeAll(keepingCapacity: true)
+            }
+            func hex4(at position: Int) -> UInt32? {
+                guard position + 4 <= content.count else { return nil }
+                var value: UInt32 = 0
+                for byte in content[position..<position + 4] {
+                    guard let digit = hexDigit(byte) else { return nil }
+                    value = value << 4 | digit
+                }
+                return value
+            }
+            while index < content.count {
+                let byte = content[index]
+                guard byte == UInt8(ascii: "\\"), index + 1 < content.count else {
+                    utf8.append(byte)
+                    index += 1
+                    continue
+                }
+                flush()
+                let escape = content[index + 1]
+                index += 2
+                switch escape {
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    guard let unit = hex4(at: index) else {
+                        scalars.append("\u{FFFD}")
+                        continue
+                    }
+                    index += 4
+                    if (0xD800..<0xDC00).contains(unit), index + 6 <= content.count,
+                       content[index] == UInt8(ascii: "\\"), content[index + 1] == UInt8(ascii: "u"),
+                       let low = hex4(at: index + 2), (0xDC00..<0xE000).contains(low) {
+                        index += 6
+                        scalars.append(Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) ?? "\u{FFFD}")
+                    } else {
+                        scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+                    }
+                default:
+                    // `"`, `\` and `/` stand for themselves.
+                    scalars.append(Unicode.Scalar(escape))
+                }
+            }
+            flush()
+            return String(scalars)
+        }
+
+        private static func hexDigit(_ byte: UInt8) -> UInt32? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+            default: nil
+            }
+        }
+    }
+}
