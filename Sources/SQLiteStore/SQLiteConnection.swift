@@ -148,7 +148,12 @@ public final class SQLiteConnection {
     /// read-only connections to a non-WAL file). With `synchronousNormal`, also sets
     /// `PRAGMA synchronous = NORMAL`, which is durable against crashes of the application in WAL mode.
     public func enableWAL(synchronousNormal: Bool = true) throws {
-        let mode = try prepare("PRAGMA journal_mode = WAL").allRows().first?.optionalString(0)?.lowercased()
+        // Connections (processes) opening one new database at the same moment: the switch to WAL can fail
+        // with SQLITE_BUSY at once, without waiting in the busy handler (ConcurrentOpenTests shows it), so
+        // it is retried like BEGIN IMMEDIATE, for about two seconds.
+        let mode = try retryingWhileBusy(limit: 24) {
+            try prepare("PRAGMA journal_mode = WAL").allRows().first?.optionalString(0)?.lowercased()
+        }
         guard mode == "wal" else {
             throw SQLiteError(
                 code: .error, message: "journal_mode=WAL did not take effect (mode is '\(mode ?? "")')")
@@ -401,14 +406,22 @@ public final class SQLiteConnection {
     }
 
     private func begin(_ kind: TransactionKind) throws {
+        if kind == .deferred {
+            try run(kind.beginSQL)
+        } else {
+            try retryingWhileBusy(limit: beginRetryLimit) { try run(kind.beginSQL) }
+        }
+    }
+
+    /// Runs `body`, again after a short pause each time it fails with `SQLITE_BUSY`, at most `limit` more
+    /// times: 5, 10, 20, 40, 80, 100, 100 … ms.
+    private func retryingWhileBusy<T>(limit: Int, _ body: () throws -> T) throws -> T {
         var attempt = 0
         while true {
             do {
-                try run(kind.beginSQL)
-                return
-            } catch let error as SQLiteError where error.isBusy && kind != .deferred && attempt < beginRetryLimit {
+                return try body()
+            } catch let error as SQLiteError where error.isBusy && attempt < limit {
                 attempt += 1
-                // 5, 10, 20, 40, 80, 100, 100 … ms
                 let delayMilliseconds = min(5 << min(attempt - 1, 5), 100)
                 usleep(UInt32(delayMilliseconds * 1000))
             }
