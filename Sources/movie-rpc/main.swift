@@ -9,6 +9,8 @@ let protocolOutput = dup(STDOUT_FILENO)
 dup2(STDERR_FILENO, STDOUT_FILENO)
 // A client that closes its end must not kill us with SIGPIPE; writes then fail with EPIPE instead.
 signal(SIGPIPE, SIG_IGN)
+// SIGTERM and SIGINT from here on end the process cleanly, once the server exists to be closed.
+TerminationSignals.install()
 
 let usage = """
     Usage: movie-rpc [--log-level debug|info|warning|error|off] [--help] [--version]
@@ -75,11 +77,10 @@ do {
     exit(3)
 }
 
-let signalHandlers = SignalHandlers(server: server)
+TerminationSignals.deliver(to: server)
 
 Log.info("movie-rpc \(ServerConfiguration.version) starting; catalog \(configuration.catalogMode)")
 await server.serve(inputFD: STDIN_FILENO, outputFD: protocolOutput) { [server] status in
     ProcessExit.finish(server, status: status)
 }
-withExtendedLifetime(signalHandlers) {}
 await ProcessExit.finishAtEndOfInput(server)

@@ -66,6 +66,18 @@ def test_a_termination_signal_exits_0(spawn_raw, signal_number):
     assert status == 0, "exit status %s; stderr:\n%s" % (status, raw.stderr_text()[:600])
 
 
+def test_a_termination_signal_right_after_the_first_answer_is_never_lost(spawn_raw):
+    """The window in which a signal could be lost was microseconds wide (Dispatch signal sources registered
+    after the first answer); 40 starts caught it nearly every time, at 6 to 18 losses in 100."""
+    for attempt in range(40):
+        raw = spawn_raw("newline")
+        raw.assert_alive()
+        raw.proc.send_signal(signal.SIGTERM)
+        status = raw.wait()
+        raw.finish(expect_status=None)
+        assert status == 0, "start %d: exit status %s" % (attempt, status)
+
+
 @pytest.mark.parametrize("framing", FRAMINGS)
 def test_initialize_shutdown_exit_exits_0(spawn_raw, framing):
     raw = spawn_raw(framing)
