@@ -99,6 +99,13 @@ struct HTTPResponseParserTests {
         #expect(try parse("HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n")?.connectionReusable == false)
         #expect(try parse("HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 0\r\n\r\n")?
             .connectionReusable == true)
+        #expect(try parse("HTTP/1.0 200 OK\r\nConnection: foo, \tKEEP-ALIVE \r\nContent-Length: 0\r\n\r\n")?
+            .connectionReusable == true)
+        #expect(try parse("HTTP/1.1 200 OK\r\nConnection: keep-alive,Close\r\nContent-Length: 0\r\n\r\n")?
+            .connectionReusable == false)
+        // The Kelvin sign is not `k`: no keep-alive for HTTP/1.0.
+        #expect(try parse("HTTP/1.0 200 OK\r\nConnection: \u{212A}eep-alive\r\nContent-Length: 0\r\n\r\n")?
+            .connectionReusable == false)
     }
 
     @Test("bytes after a complete response make the connection unfit for reuse")
@@ -123,6 +130,14 @@ struct HTTPResponseParserTests {
         "HTTP/1.1 200 OK\r\nBad Name: x\r\n\r\n",
         "HTTP/1.1 200 OK\r\nName : x\r\n\r\n",
         "HTTP/1.1 200 OK\r\nA: 1\r\n folded\r\n\r\n",
+        // A bare CR in a value (libFuzzer, Fuzz/http-corpus/found-bare-cr-in-value), a CR before the CRLF, a NUL.
+        "HTTP/1.0 200 OK\r\nContent-Type: text/html\r?\n\r\nbye",
+        "HTTP/1.1 200 OK\r\nX-A: 1\r\r\nContent-Length: 0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nX-A: 1\u{0}2\r\nContent-Length: 0\r\n\r\n",
+        // Unicode spaces are not OWS, and the Kelvin sign (U+212A) is not `k` (found writing the fuzzer's oracle).
+        "HTTP/1.1 200 OK\r\nContent-Length: \u{A0}2\r\n\r\nab",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chun\u{212A}ed\r\n\r\n0\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\u{3000}\r\n\r\n0\r\n\r\n",
         "HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n",
         "HTTP/1.1 200 OK\r\nContent-Length: +1\r\n\r\n",
         "HTTP/1.1 200 OK\r\nContent-Length: 1x\r\n\r\n",
@@ -171,6 +186,9 @@ struct HTTPResponseParserTests {
     func numbers() throws {
         #expect(try HTTPResponseParser.contentLength("0") == 0)
         #expect(try HTTPResponseParser.contentLength("42, 42") == 42)
+        #expect(try HTTPResponseParser.contentLength("\t7 ") == 7)
+        #expect(throws: HTTPTransportError.other(code: -1011)) { try HTTPResponseParser.contentLength("\u{A0}7") }
+        #expect(HTTPResponseParser.isChunked(" Chunked\t") && !HTTPResponseParser.isChunked("chun\u{212A}ed"))
         #expect(throws: HTTPTransportError.other(code: -1011)) { try HTTPResponseParser.contentLength("42, 43") }
         #expect(try HTTPResponseParser.chunkSize(Array("1aF".utf8)) == 0x1af)
         #expect(try HTTPResponseParser.chunkSize(Array("10 ; ext=1".utf8)) == 16)

@@ -203,14 +203,19 @@ struct HTTPResponseParser {
         guard statusCode >= 100 else { throw Self.malformed }
     }
 
-    /// `name: value`; whitespace before the colon and obsolete line folding are rejected.
+    /// `name: value`; whitespace before the colon, obsolete line folding and CR or NUL in the value are
+    /// rejected.
     private mutating func parseHeaderLine() throws(HTTPTransportError) {
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
               line[..<colon].allSatisfy(Self.isTokenCharacter)
         else { throw Self.malformed }
         guard let name = String(validating: line[..<colon], as: UTF8.self) else { throw Self.malformed }
+        let valueBytes = Self.trimmed(line[(colon + 1)...])
+        // RFC 9110 §5.5: a CR or NUL in a value (a bare CR, as the line feed ends the line) must be rejected or
+        // replaced; passed on, it would reach whoever logs or forwards the header.
+        guard !valueBytes.contains(where: { $0 == UInt8(ascii: "\r") || $0 == 0 }) else { throw Self.malformed }
         // A value that is not UTF-8 keeps its readable part (U+FFFD for the rest) rather than failing the response.
-        let value = String(decoding: Self.trimmed(line[(colon + 1)...]), as: UTF8.self)
+        let value = String(decoding: valueBytes, as: UTF8.self)
         let key = name.lowercased()
         if let existing = headerFields[key] {
             headerFields[key] = (existing.name, existing.value + ", " + value)
@@ -239,8 +244,7 @@ struct HTTPResponseParser {
         }
         if let transferEncoding {
             // Both at once is how requests get smuggled; this client never asks for another coding.
-            guard contentLength == nil, transferEncoding.trimmingCharacters(in: .whitespaces).lowercased() == "chunked"
-            else { throw Self.malformed }
+            guard contentLength == nil, Self.isChunked(transferEncoding) else { throw Self.malformed }
             state = .chunkSizeLine
         } else if let contentLength {
             guard contentLength <= maxBodyBytes else { throw Self.tooLarge }
@@ -261,9 +265,10 @@ struct HTTPResponseParser {
     }
 
     private var connectionReusable: Bool {
-        let tokens = (headerFields["connection"]?.value ?? "").lowercased().split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        let persistent = minorVersion >= 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
+        let tokens = (headerFields["connection"]?.value ?? "").utf8.split(separator: UInt8(ascii: ","))
+            .map { Self.asciiLowercased(Self.trimmed(ArraySlice($0))) }
+        let persistent = minorVersion >= 1 ? !tokens.contains(Array("close".utf8))
+            : tokens.contains(Array("keep-alive".utf8))
         return persistent && !hasExcessBytes && !closeDelimited
     }
 
@@ -274,15 +279,19 @@ struct HTTPResponseParser {
     }
 
     // MARK: Number and character rules
+    //
+    // Values are compared as bytes: OWS is only space and tab (Foundation's `.whitespaces` also strips
+    // U+00A0 and other Unicode spaces), and case is ASCII case (String comparison and `lowercased()` would
+    // let the Kelvin sign U+212A stand for `k`, as in `chun\u{212A}ed`).
 
     private static let malformed = HTTPTransportError(.badServerResponse)
     private static let tooLarge = HTTPTransportError(.dataLengthExceedsMaximum)
 
-    /// Decimal digits only; repeated values (joined with ", ") must agree.
+    /// Decimal digits only, with spaces or tabs around; repeated values (joined with ", ") must agree.
     static func contentLength(_ raw: String) throws(HTTPTransportError) -> Int {
         var agreed: Int?
-        for part in raw.split(separator: ",", omittingEmptySubsequences: false) {
-            let digits = part.trimmingCharacters(in: .whitespaces).utf8
+        for part in raw.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            let digits = trimmed(ArraySlice(part))
             guard !digits.isEmpty, digits.allSatisfy(isDigit) else { throw malformed }
             var value = 0
             for digit in digits {
@@ -310,6 +319,15 @@ struct HTTPResponseParser {
             value = value * 16 + digit
         }
         return value
+    }
+
+    /// `chunked` in any ASCII case, with spaces or tabs around.
+    static func isChunked(_ transferEncoding: String) -> Bool {
+        asciiLowercased(trimmed(ArraySlice(transferEncoding.utf8))) == Array("chunked".utf8)
+    }
+
+    private static func asciiLowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
