@@ -216,3 +216,22 @@ def test_lists_follow_every_change_whichever_process_makes_it(start, home):
     first.account_delete("pw-ada")
     first.auth_register("ada@example.com", "pw-ada")
     assert lists() == [{"favorites": []}, {"sections": []}, {"favorites": []}]
+
+
+def test_a_burst_of_adds_for_uncached_movies_all_succeed(start):
+    """300 favorites.add at once, each needing its movie's details from TMDB: the server keeps at most six
+    connections to one host (as URLSession did), so a server with a small accept queue (the fake's is 5)
+    is not flooded with connections that it then drops, which used to time out ten of a thousand."""
+    from fake_tmdb import FakeTMDB
+
+    fake = FakeTMDB(api_key="burst-key", synthetic=True).start()
+    try:
+        client = start({"TMDB_API_KEY": "burst-key", "TMDB_BASE_URL": fake.base_url})
+        client.auth_register("burst@example.com", "pw-burst")
+        movies = [10_000_000 + index for index in range(300)]
+        pending = [client.request_async("favorites.add", {"movieId": movie}) for movie in movies]
+        added = [client.wait(request, timeout=30) for request in pending]
+        assert sorted(favorite["movieId"] for favorite in added) == movies
+        assert len(client.favorites_list()["favorites"]) == len(movies)
+    finally:
+        fake.stop()

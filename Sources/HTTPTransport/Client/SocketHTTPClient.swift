@@ -7,7 +7,8 @@ import Foundation
 ///   connect, TLS handshake, writing, reading and redirects; past it the request fails with
 ///   `URLError.timedOut`.
 /// - Connections are kept alive and reused per origin (see ``ConnectionPool``); a reused connection that
-///   fails before any byte of the answer arrives is retried once on a fresh one.
+///   fails before any byte of the answer arrives is retried once on a fresh one. At most six exchanges
+///   run at once per origin (``OriginConnectionLimit``); the others wait their turn within their deadline.
 /// - Redirects are followed as ``RedirectPolicy`` says; `http_proxy`, `https_proxy` and `no_proxy` are
 ///   honoured as curl honours them (read once, when the client is made).
 /// - Only transport failures throw: ``HTTPTransportError`` with a `URLError` code, or `CancellationError`.
@@ -21,14 +22,20 @@ public final class SocketHTTPClient: HTTPClient {
     public let timeoutSeconds: Double
     private let proxies: ProxyConfiguration
     private let pool = ConnectionPool()
+    private let connectionLimit: OriginConnectionLimit
 
     /// Creates a client.
     /// - Parameters:
     ///   - timeoutSeconds: the deadline of each request; values below 0.001 become 0.001.
     ///   - environment: where `http_proxy`, `https_proxy` and `no_proxy` are read, once.
-    public init(timeoutSeconds: Double = 10, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    ///   - maxConnectionsPerOrigin: exchanges at once per origin (scheme, host, port).
+    public init(
+        timeoutSeconds: Double = 10, environment: [String: String] = ProcessInfo.processInfo.environment,
+        maxConnectionsPerOrigin: Int = OriginConnectionLimit.defaultLimit
+    ) {
         self.timeoutSeconds = timeoutSeconds.isFinite ? max(0.001, timeoutSeconds) : 10
         proxies = ProxyConfiguration(environment: environment)
+        connectionLimit = OriginConnectionLimit(limit: maxConnectionsPerOrigin)
     }
 
     /// Creates a client with a timeout in whole seconds.
@@ -46,7 +53,10 @@ public final class SocketHTTPClient: HTTPClient {
         var current = request
         var redirects = 0
         while true {
-            let response = try await exchangeOnIOThread(current, deadline: deadline)
+            let origin = try HTTPOrigin(url: current.url)
+            let response = try await connectionLimit.withSlot(for: origin) { [current] in
+                try await exchangeOnIOThread(current, deadline: deadline)
+            }
             guard let next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
             redirects += 1
             guard redirects <= RedirectPolicy.maxRedirects else {
