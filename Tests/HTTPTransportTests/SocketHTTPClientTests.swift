@@ -101,6 +101,20 @@ struct SocketHTTPClientTests {
         ])
     }
 
+    @Test("a POST on a pooled connection the server drops is not sent again: networkConnectionLost")
+    func stalePooledConnectionNotRetriedForPost() async throws {
+        let server = try LoopbackServer { request in
+            request.connection == 0 && request.indexOnConnection == 1 ? .close : .respond(ok("fine"))
+        }
+        defer { server.stop() }
+        let client = makeClient()
+        _ = try await get(client, "\(server.baseURL)/first")
+        var post = HTTPRequest(url: try #require(URL(string: "\(server.baseURL)/signUp")), method: .post)
+        post.body = Data("{}".utf8)
+        await #expect(throws: HTTPTransportError.offline(code: -1005)) { try await client.send(post) }
+        #expect(server.requests.map(\.requestLine) == ["GET /first HTTP/1.1", "POST /signUp HTTP/1.1"])
+    }
+
     @Test("a fresh connection closed before any reply is not retried: networkConnectionLost")
     func freshConnectionLost() async throws {
         let server = try LoopbackServer { _ in .close }

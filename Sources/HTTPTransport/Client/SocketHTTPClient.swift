@@ -7,7 +7,8 @@ import Foundation
 ///   connect, TLS handshake, writing, reading and redirects; past it the request fails with
 ///   `URLError.timedOut`.
 /// - Connections are kept alive and reused per origin (see ``ConnectionPool``); a reused connection that
-///   fails before any byte of the answer arrives is retried once on a fresh one. At most six exchanges
+///   fails before any byte of the answer arrives is retried once on a fresh one, unless its method is not
+///   idempotent (`POST`, `PATCH`), which fails with `networkConnectionLost` instead. At most six exchanges
 ///   run at once per origin (``OriginConnectionLimit``); the others wait their turn within their deadline.
 /// - Redirects are followed as ``RedirectPolicy`` says; `http_proxy`, `https_proxy` and `no_proxy` are
 ///   honoured as curl honours them (read once, when the client is made).
@@ -104,10 +105,11 @@ public final class SocketHTTPClient: HTTPClient {
             do {
                 return try exchange(bytes, method: request.method, on: pooled, deadline: deadline,
                                     cancellation: cancellation)
-            } catch let failure as ExchangeFailure where failure.beforeAnyResponseByte
+            } catch let failure as ExchangeFailure where failure.beforeAnyResponseByte && request.method.isIdempotent
                 && failure.error as? HTTPTransportError == HTTPTransportError(.networkConnectionLost)
             {
-                // The server closed the idle connection just as it was reused: one try on a fresh one.
+                // The server closed the idle connection just as it was reused: one try on a fresh one. Not for
+                // a POST: the server may have acted on it already (a Firebase sign-up would be sent twice).
             } catch let failure as ExchangeFailure {
                 throw failure.error
             }
