@@ -18,6 +18,9 @@ struct MessageEnvelope {
         case object
         case array(isEmpty: Bool)
         case invalid
+
+        /// Absent, null or `[]`: what a method without params accepts as "no params".
+        var isEmpty: Bool { self == .absent || self == .null || self == .array(isEmpty: true) }
     }
 
     var version: String?

@@ -8,12 +8,12 @@ public enum ParamsDecoding {
     public static func decode<Params: Decodable>(
         _ type: Params.Type, from input: ParamsInput, allowed: Set<String>? = []
     ) throws -> Params {
+        // Nothing to decode for a method without params: no decoder made for `server.info` and the like.
+        if input.kind.isEmpty, let none = NoParams() as? Params { return none }
         let decoder = JSONDecoder()
         do {
             switch input.kind {
             case .absent, .null, .array(isEmpty: true):
-                // Nothing to decode for a method without params: no decoder run for `server.info` and the like.
-                if let none = NoParams() as? Params { return none }
                 return try decoder.decode(Params.self, from: Data("{}".utf8))
             case .array(isEmpty: false):
                 // By name only: positional values have no names to check against the contract.

@@ -28,14 +28,14 @@ public final class SocketHTTPClient: HTTPClient {
     /// Creates a client.
     /// - Parameters:
     ///   - timeoutSeconds: the deadline of each request; values below 0.001 become 0.001.
-    ///   - environment: where `http_proxy`, `https_proxy` and `no_proxy` are read, once.
+    ///   - environment: where `http_proxy`, `https_proxy` and `no_proxy` are read, once; nil: the process's.
     ///   - maxConnectionsPerOrigin: exchanges at once per origin (scheme, host, port).
     public init(
-        timeoutSeconds: Double = 10, environment: [String: String] = ProcessInfo.processInfo.environment,
+        timeoutSeconds: Double = 10, environment: [String: String]? = nil,
         maxConnectionsPerOrigin: Int = OriginConnectionLimit.defaultLimit
     ) {
         self.timeoutSeconds = timeoutSeconds.isFinite ? max(0.001, timeoutSeconds) : 10
-        proxies = ProxyConfiguration(environment: environment)
+        proxies = ProxyConfiguration(environment: environment ?? ProxyConfiguration.processEnvironment())
         connectionLimit = OriginConnectionLimit(limit: maxConnectionsPerOrigin)
     }
 
@@ -56,7 +56,7 @@ public final class SocketHTTPClient: HTTPClient {
         while true {
             let origin = try HTTPOrigin(url: current.url)
             let response = try await connectionLimit.withSlot(for: origin) { [current] in
-                try await exchangeOnIOThread(current, deadline: deadline)
+                try await exchangeOnIOThread(current, to: origin, deadline: deadline)
             }
             guard let next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
             redirects += 1
@@ -69,14 +69,18 @@ public final class SocketHTTPClient: HTTPClient {
 
     /// Runs one exchange on a thread of its own and waits for it without holding a cooperative thread.
     /// Cancelling the task wakes that thread, which then throws `CancellationError`.
-    private func exchangeOnIOThread(_ request: HTTPRequest, deadline: Deadline) async throws -> HTTPResponse {
+    private func exchangeOnIOThread(
+        _ request: HTTPRequest, to origin: HTTPOrigin, deadline: Deadline
+    ) async throws -> HTTPResponse {
         let cancellation = try RequestCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
                 // A serial queue of its own targets libdispatch's overcommitting pool: blocking in it never
                 // starves other work, and its thread is reused rather than created per request.
                 DispatchQueue(label: "movie-rpc.http-exchange").async {
-                    let result = Result { try self.exchange(request, deadline: deadline, cancellation: cancellation) }
+                    let result = Result {
+                        try self.exchange(request, to: origin, deadline: deadline, cancellation: cancellation)
+                    }
                     cancellation.finish()
                     continuation.resume(with: result)  // the only resume, on every path
                 }
@@ -88,11 +92,10 @@ public final class SocketHTTPClient: HTTPClient {
 
     // MARK: On the I/O thread
 
-    private func exchange(_ request: HTTPRequest, deadline: Deadline, cancellation: RequestCancellation) throws
-        -> HTTPResponse
-    {
+    private func exchange(
+        _ request: HTTPRequest, to origin: HTTPOrigin, deadline: Deadline, cancellation: RequestCancellation
+    ) throws -> HTTPResponse {
         try cancellation.check()
-        let origin = try HTTPOrigin(url: request.url)
         let proxy = proxies.proxy(for: origin)
         // A plain-HTTP proxy gets the whole URL and its credentials; an https origin is reached through a
         // CONNECT tunnel, and the request inside it is the ordinary one.

@@ -361,7 +361,8 @@ struct HTTPResponseParser {
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             true
         default:
-            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+            // Scanned in place: building the set as an array cost an allocation per byte of every header name.
+            "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }
 }

@@ -24,6 +24,16 @@ struct ProxyConfiguration: Sendable, Equatable {
         self.noProxy = noProxy
     }
 
+    /// The variables read here, as the process has them. Only these: a client is made at every start, and
+    /// `ProcessInfo`'s whole environment would be built again for five names.
+    static func processEnvironment() -> [String: String] {
+        var found: [String: String] = [:]
+        for name in ["http_proxy", "https_proxy", "HTTPS_PROXY", "no_proxy", "NO_PROXY"] {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
+    }
+
     init(environment: [String: String]) {
         func nonEmpty(_ name: String) -> String? {
             environment[name].flatMap { $0.isEmpty ? nil : $0 }

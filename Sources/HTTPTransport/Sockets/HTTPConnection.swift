@@ -5,10 +5,9 @@ import Musl
 #endif
 
 /// One open connection to an origin: a non-blocking TCP socket, with TLS on top for `https`.
-///
-/// `@unchecked Sendable` is safe because a connection always has exactly one owner: the request using it,
-/// or the ``ConnectionPool`` (which hands it out under its lock and forgets it). No two threads touch it
-/// at once; the type is Sendable only so that it can move between them.
+// safe: a connection always has exactly one owner, the request using it or the `ConnectionPool` (which
+// hands it out under its lock and forgets it). No two threads touch it at once; it is Sendable only so that
+// it can move between them.
 final class HTTPConnection: @unchecked Sendable {
     let origin: HTTPOrigin
     private let socket: Int32

@@ -2,9 +2,8 @@ import COpenSSL
 
 /// The one OpenSSL client context of the process: TLS 1.2 or later, peers verified against the system's
 /// trust store (or `SSL_CERT_FILE`/`SSL_CERT_DIR`, which OpenSSL's default paths honour).
-///
-/// `@unchecked Sendable` is safe: the `SSL_CTX` is configured once in `init` and afterwards only passed to
-/// `SSL_new`, which OpenSSL documents as safe to call concurrently on a shared context.
+// safe: the `SSL_CTX` is configured once in `init` and afterwards only passed to `SSL_new`, which OpenSSL
+// documents as safe to call concurrently on a shared context.
 final class TLSClientContext: @unchecked Sendable {
     let context: OpaquePointer
 

@@ -37,15 +37,9 @@ final class TLSSession {
             ERR_clear_error()
             let result = SSL_connect(ssl)
             if result == 1 { return }
-            switch SSL_get_error(ssl, result) {
-            case SSL_ERROR_WANT_READ:
-                try SocketWait.wait(for: .readable, on: socket, deadline: deadline, cancellation: cancellation)
-            case SSL_ERROR_WANT_WRITE:
-                try SocketWait.wait(for: .writable, on: socket, deadline: deadline, cancellation: cancellation)
-            default:
-                try cancellation.check()
-                throw HTTPTransportError(.secureConnectionFailed)
-            }
+            try waitAfterFailure(
+                of: result, deadline: deadline, cancellation: cancellation,
+                otherwise: HTTPTransportError(.secureConnectionFailed))
         }
     }
 
@@ -81,16 +75,20 @@ final class TLSSession {
     /// Bytes OpenSSL has decrypted but nobody has read: on an idle connection, a reason not to reuse it.
     var hasBufferedBytes: Bool { SSL_pending(ssl) > 0 }
 
-    private func waitAfterFailure(of result: Int32, deadline: Deadline, cancellation: RequestCancellation) throws {
+    /// Waits for the socket when OpenSSL asks to; any other failure throws `otherwise`. After the handshake,
+    /// a failing record layer means the connection is gone (reset, or cut): `networkConnectionLost`.
+    private func waitAfterFailure(
+        of result: Int32, deadline: Deadline, cancellation: RequestCancellation,
+        otherwise failure: HTTPTransportError = HTTPTransportError(.networkConnectionLost)
+    ) throws {
         switch SSL_get_error(ssl, result) {
         case SSL_ERROR_WANT_READ:
             try SocketWait.wait(for: .readable, on: socket, deadline: deadline, cancellation: cancellation)
         case SSL_ERROR_WANT_WRITE:
             try SocketWait.wait(for: .writable, on: socket, deadline: deadline, cancellation: cancellation)
         default:
-            // After the handshake, a failing record layer means the connection is gone (reset, or cut).
             try cancellation.check()
-            throw HTTPTransportError(.networkConnectionLost)
+            throw failure
         }
     }
 }
