@@ -1,21 +1,27 @@
-/// A database file behind one connection and one serial executor.
+/// A database file behind one writer connection and a small pool of reader connections (GRDB's
+/// `DatabasePool`), each on a serial dispatch queue of its own.
 ///
-/// Every access goes through ``read(_:)`` or ``write(_:)``, which run their closure on the actor, so the
-/// connection is never used from two threads at once. Closures run synchronously and may block for up
-/// to the busy timeout when another process holds the write lock.
+/// Writes are serialized on the writer. In WAL mode a read runs on a reader, so it never waits for a
+/// write, whether this process or another holds the write lock. Closures run synchronously on the
+/// connection's queue and may block (a long scan, or up to the busy timeout for a write while another
+/// process holds the lock) without holding a cooperative thread. A task cancelled while its closure runs
+/// interrupts the statement (or the wait for the lock) and gets `CancellationError`.
+///
+/// Without WAL (`:memory:`, an immutable snapshot, a file SQLite opened read-only) reads use the writer.
 ///
 /// ```swift
 /// let database = try Database(path: path, migrator: migrator)
 /// try await database.write { db in try db.run("INSERT INTO movie(title) VALUES (?)", [.text(title)]) }
 /// let count = try await database.read { db in try db.scalarInt("SELECT count(*) FROM movie") ?? 0 }
 /// ```
-public actor Database {
+public final class Database: Sendable {
     /// The path the database was opened with.
-    public nonisolated let path: String
-    private let connection: SQLiteConnection
+    public let path: String
+    private let writer: SerializedConnection
+    private let readers: ReaderPool?
 
     /// Opens (creating with mode 0600 if needed) the database at `path`, enables WAL and checks that it
-    /// took, then applies `migrator`.
+    /// took, then applies `migrator`. Readers are opened later, when reads need them.
     ///
     /// - Throws: ``SQLiteError`` (e.g. ``SQLiteError/isCorrupt`` for a file that is not a database) or
     ///   ``MigrationError``; the connection is closed before throwing.
@@ -32,36 +38,77 @@ public actor Database {
         connection.beginRetryLimit = configuration.beginRetryLimit
         // A database from a newer version is refused before anything is written, not even the journal mode.
         try migrator.checkNotNewer(connection)
+        var isWAL = false
         if configuration.walEnabled && !configuration.immutable {
             try connection.enableWAL(synchronousNormal: configuration.synchronousNormal)
+            isWAL = true
         }
         try migrator.migrate(connection)
-        self.connection = connection
+        // Readers need a WAL file that the writer can write: otherwise they would wait for it anyway.
+        let hasReaders = isWAL && !connection.handleIsReadOnly && configuration.maximumReaderCount > 0
         self.path = path
-    }
-
-    /// Runs `body` with writes refused (``SQLiteConnection/refusingWrites(_:)``): any write fails with
-    /// ``SQLiteError/isReadOnly`` before it runs, and prepared statements stay prepared. Statements are not wrapped in a transaction; wrap them in
-    /// `db.transaction(.deferred) { … }` to read a consistent snapshot across several statements.
-    public func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) throws -> T {
-        try connection.refusingWrites { try body(connection) }
-    }
-
-    /// Runs `body` in an `IMMEDIATE` transaction: committed when it returns, rolled back when it throws.
-    public func write<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) throws -> T {
-        try connection.transaction(.immediate) {
-            try body(connection)
+        self.writer = SerializedConnection(label: "SQLiteStore.writer", connection: connection)
+        if hasReaders {
+            let busyTimeout = configuration.busyTimeoutMilliseconds
+            let cacheCapacity = configuration.statementCacheCapacity
+            readers = ReaderPool(capacity: configuration.maximumReaderCount) {
+                try SQLiteConnection(
+                    path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeout,
+                    statementCacheCapacity: cacheCapacity)
+            }
+        } else {
+            readers = nil
         }
     }
 
-    /// Runs `body` outside any transaction, for statements that cannot run in one (`VACUUM`, some
-    /// pragmas). Each statement commits on its own.
-    public func writeWithoutTransaction<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) throws -> T {
-        try body(connection)
+    /// Runs `body` on a reader with writes refused (``SQLiteConnection/refusingWrites(_:)``): any write
+    /// fails with ``SQLiteError/isReadOnly`` before it runs. Statements are not wrapped in a transaction;
+    /// wrap them in `db.transaction(.deferred) { … }` to read a consistent snapshot across several
+    /// statements. A read sees every write that completed before it began.
+    public func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        let guarded: @Sendable (SQLiteConnection) throws -> T = { db in try db.refusingWrites { try body(db) } }
+        guard let readers else {
+            return try await writer.run(guarded)
+        }
+        return try await readers.read(guarded)
     }
 
-    /// Closes the connection; later reads and writes throw ``ResultCode/misuse``.
-    public func close() throws {
-        try connection.close()
+    /// Runs `body` on the writer in an `IMMEDIATE` transaction: committed when it returns, rolled back
+    /// when it throws.
+    public func write<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await writer.run { db in
+            try db.transaction(.immediate) {
+                try body(db)
+            }
+        }
+    }
+
+    /// Like ``write(_:)``, but when another connection (another process) holds the write lock, fails at once
+    /// with ``SQLiteError/isBusy`` instead of waiting for it: for writes that can be done later, such as
+    /// flushing a buffer, and must not keep their caller waiting meanwhile.
+    public func writeUnlessLocked<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+        try await writer.run { db in
+            try db.withoutWaitingForLocks {
+                try db.transaction(.immediate) {
+                    try body(db)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` on the writer outside any transaction, for statements that cannot run in one (`VACUUM`,
+    /// some pragmas). Each statement commits on its own.
+    public func writeWithoutTransaction<T: Sendable>(
+        _ body: @Sendable (SQLiteConnection) throws -> T
+    ) async throws -> T {
+        try await writer.run(body)
+    }
+
+    /// Closes every connection; later reads and writes throw ``ResultCode/misuse``.
+    public func close() async throws {
+        for reader in readers?.closeAll() ?? [] {
+            try await reader.close()
+        }
+        try await writer.close()
     }
 }

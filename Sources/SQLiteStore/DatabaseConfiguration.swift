@@ -16,7 +16,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// for a read-only directory, where SQLite cannot create the -shm file a WAL database needs. No WAL
     /// switch; migrations must all be applied already (they cannot be written).
     public var immutable: Bool = false
+    /// At most this many read-only connections serve ``Database/read(_:)`` beside the writer, opened as
+    /// reads need them (GRDB's default is 5). 0 sends reads to the writer.
+    public var maximumReaderCount: Int = 5
 
-    /// The defaults: 5 s busy timeout, WAL with `synchronous = NORMAL`, 64 cached statements.
+    /// The defaults: 5 s busy timeout, WAL with `synchronous = NORMAL`, 64 cached statements, up to 5 readers.
     public init() {}
 }

@@ -31,6 +31,8 @@ public final class SQLiteConnection {
 
     private var handle: OpaquePointer?
     private let writeGuard = WriteGuard()
+    /// What the busy and progress handlers read; they get it unretained, so it lives as long as `handle`.
+    private let hooks: ConnectionHooks
     private var statementCache: [String: Statement] = [:]
     private var savepointDepth = 0
 
@@ -71,12 +73,14 @@ public final class SQLiteConnection {
             sqlite3_close_v2(openedHandle)
             throw error
         }
+        let hooks = ConnectionHooks(busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do {
-            try SQLiteConnection.configure(openedHandle, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try SQLiteConnection.configure(openedHandle, hooks: hooks)
         } catch {
-            sqlite3_close_v2(openedHandle)
+            SQLiteConnection.close(openedHandle)
             throw error
         }
+        self.hooks = hooks
         self.handle = openedHandle
         self.path = path
         self.isReadOnly = readOnly
@@ -100,13 +104,13 @@ public final class SQLiteConnection {
     deinit {
         statementCache.removeAll()
         if let handle {
-            sqlite3_close_v2(handle)
+            SQLiteConnection.close(handle)
         }
     }
 
-    private static func configure(_ handle: OpaquePointer, busyTimeoutMilliseconds: Int) throws {
+    private static func configure(_ handle: OpaquePointer, hooks: ConnectionHooks) throws {
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Int32(clamping: busyTimeoutMilliseconds))
+        sqlite3_busy_handler(handle, busyHandler, Unmanaged.passUnretained(hooks).toOpaque())
         try SQLiteConnection.exec(handle, "PRAGMA foreign_keys = ON")
         // Reading the schema reads the file header: garbage fails now with SQLITE_NOTADB.
         try SQLiteConnection.exec(handle, "SELECT count(*) FROM sqlite_master")
@@ -118,11 +122,34 @@ public final class SQLiteConnection {
         statementCache.removeAll()
         guard let handle else { return }
         self.handle = nil
-        // close_v2 defers the real close until statements still held by callers are finalized.
-        let resultCode = sqlite3_close_v2(handle)
+        let resultCode = SQLiteConnection.close(handle)
         guard resultCode == SQLITE_OK else {
             throw SQLiteError(code: ResultCode(rawValue: resultCode))
         }
+    }
+
+    /// Detaches the handlers (their context dies with this object), then closes. close_v2 defers the real
+    /// close until statements still held by callers are finalized.
+    @discardableResult
+    private static func close(_ handle: OpaquePointer) -> Int32 {
+        sqlite3_busy_handler(handle, nil, nil)
+        sqlite3_progress_handler(handle, 0, nil, nil)
+        return sqlite3_close_v2(handle)
+    }
+
+    /// Lets `interruption` stop this connection's statements (every few hundred virtual-machine steps) and
+    /// its waits for locks. Called once, by the ``SerializedConnection`` that owns the connection.
+    func install(_ interruption: Interruption) {
+        hooks.interruption = interruption
+        guard let handle else { return }
+        let context = Unmanaged.passUnretained(interruption).toOpaque()
+        sqlite3_progress_handler(handle, ConnectionHooks.progressInterval, progressHandler, context)
+    }
+
+    /// Whether SQLite opened the main database read-only (asked to, or because the file is not writable).
+    var handleIsReadOnly: Bool {
+        guard let handle else { return true }
+        return sqlite3_db_readonly(handle, "main") != 0
     }
 
     /// Whether ``close()`` has been called.
@@ -141,7 +168,8 @@ public final class SQLiteConnection {
 
     /// Sets how long to wait for another connection's lock before failing with `SQLITE_BUSY`.
     public func setBusyTimeout(milliseconds: Int) throws {
-        sqlite3_busy_timeout(try openHandle(), Int32(clamping: milliseconds))
+        _ = try openHandle()
+        hooks.busyTimeoutMilliseconds = milliseconds
     }
 
     /// Switches to write-ahead logging and checks that it took (it cannot for `:memory:` databases or
@@ -161,6 +189,16 @@ public final class SQLiteConnection {
         if synchronousNormal {
             try execute("PRAGMA synchronous = NORMAL")
         }
+    }
+
+    /// Runs `body` with no busy timeout and no `BEGIN` retries: a lock another connection holds fails the
+    /// statement at once with `SQLITE_BUSY`. The settings are restored afterwards.
+    public func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
+        let (timeout, retries) = (hooks.busyTimeoutMilliseconds, beginRetryLimit)
+        hooks.busyTimeoutMilliseconds = 0
+        beginRetryLimit = 0
+        defer { (hooks.busyTimeoutMilliseconds, beginRetryLimit) = (timeout, retries) }
+        return try body()
     }
 
     /// The current journal mode, lowercased (`"wal"`, `"delete"`, `"memory"`, …).
@@ -420,8 +458,9 @@ public final class SQLiteConnection {
         while true {
             do {
                 return try body()
-            } catch let error as SQLiteError where error.isBusy && attempt < limit {
+            } catch let error as SQLiteError where error.isBusy && attempt < limit && !hooks.isInterrupted {
                 attempt += 1
+                // On the connection's own thread (see Database), so the sleep holds no cooperative thread.
                 let delayMilliseconds = min(5 << min(attempt - 1, 5), 100)
                 usleep(UInt32(delayMilliseconds * 1000))
             }
@@ -466,6 +505,52 @@ public final class SQLiteConnection {
     public func integrityCheck() throws -> [String] {
         try prepare("PRAGMA integrity_check").allRows().map { try $0.string(0) }
     }
+}
+
+/// The context of a connection's busy handler: how long to wait for a lock, and whether the access was
+/// interrupted (then the wait ends at once).
+final class ConnectionHooks {
+    /// How many virtual-machine instructions run between two checks of the interruption.
+    static let progressInterval: Int32 = 1000
+    /// SQLite's own busy-timeout schedule, in milliseconds.
+    private static let delays: [Int] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100]
+
+    var busyTimeoutMilliseconds: Int
+    var interruption: Interruption?
+    private var waitStart = ContinuousClock.now
+
+    init(busyTimeoutMilliseconds: Int) {
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    var isInterrupted: Bool {
+        interruption?.isInterrupted ?? false
+    }
+
+    /// Called by SQLite on the connection's thread when a lock is taken: sleeps a little and returns true
+    /// to try again, or false to fail with `SQLITE_BUSY` (timeout reached, or interrupted).
+    func waitAfterBusy(attempt: Int) -> Bool {
+        if attempt == 0 { waitStart = .now }
+        guard !isInterrupted else { return false }
+        let elapsed = ContinuousClock.now - waitStart
+        let remaining = Duration.milliseconds(busyTimeoutMilliseconds) - elapsed
+        guard remaining > .zero else { return false }
+        let delay = min(Duration.milliseconds(Self.delays[min(attempt, Self.delays.count - 1)]), remaining)
+        let (seconds, attoseconds) = delay.components
+        usleep(UInt32(clamping: seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+        return !isInterrupted
+    }
+}
+
+private let busyHandler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { context, attempt in
+    guard let context else { return 0 }
+    let hooks = Unmanaged<ConnectionHooks>.fromOpaque(context).takeUnretainedValue()
+    return hooks.waitAfterBusy(attempt: Int(attempt)) ? 1 : 0
+}
+
+private let progressHandler: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { context in
+    guard let context else { return 0 }
+    return Unmanaged<Interruption>.fromOpaque(context).takeUnretainedValue().isInterrupted ? 1 : 0
 }
 
 /// A connection wraps a C handle opened with `SQLITE_OPEN_NOMUTEX`: it must stay on one actor.

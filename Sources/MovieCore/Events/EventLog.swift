@@ -11,6 +11,8 @@ import Synchronization
 /// latest ``EventLogConfiguration/flushInterval`` (200 ms) after an event arrived, before every read, and
 /// on ``close()`` (stdin EOF, SIGTERM/SIGINT, LSP `exit`), so a clean exit loses nothing. Recording waits
 /// only when ``EventLogConfiguration/maxPending`` (1,024) events are waiting.
+/// These flushes never wait for a write lock that another process holds: they fail at once and the events
+/// stay buffered for the next one, so a read meanwhile sees what is stored (``close()`` does wait).
 ///
 /// Writes are committed in WAL mode with `synchronous = NORMAL` (see `DatabaseConfiguration`): a commit
 /// is a `write()` into the WAL without an fsync, which the kernel keeps when the process is killed, so
@@ -106,8 +108,8 @@ public final class EventLog: Sendable {
         }
         switch action {
         case .none: break
-        case .flushInBackground: _ = enqueue { try await self.writePending() }
-        case .flushAndWait: await flushQuietly()
+        case .flushInBackground: _ = enqueue { try await self.writePending(waitingForLock: false) }
+        case .flushAndWait: await flushQuietly(waitingForLock: false)
         }
     }
 
@@ -121,7 +123,7 @@ public final class EventLog: Sendable {
             }
             guard let self else { return }
             self.state.withLock { $0.timer = nil }
-            await self.flushQuietly()
+            await self.flushQuietly(waitingForLock: false)
         }
     }
 
@@ -138,14 +140,16 @@ public final class EventLog: Sendable {
             return state.timer
         }
         timer?.cancel()
-        await flushQuietly()
+        await flushQuietly(waitingForLock: true)
     }
 
     /// Flushes, for callers that go on either way: a failure was already logged by the write, and the
-    /// events stay buffered for the next flush.
-    private func flushQuietly() async {
+    /// events stay buffered for the next flush. Without `waitingForLock`, a write lock held by another
+    /// process makes the flush fail at once (the events stay buffered), so that reads and recording do not
+    /// wait for that process: a read then sees what is stored.
+    private func flushQuietly(waitingForLock: Bool) async {
         do {
-            try await flush()
+            _ = try await serialized { try await self.writePending(waitingForLock: waitingForLock) }
         } catch {
             // Logged by writePending; readers go on with what is stored.
         }
@@ -203,7 +207,7 @@ public final class EventLog: Sendable {
     public func list(
         _ filter: EventFilter = EventFilter(), limit: Int, after cursor: EventCursor? = nil
     ) async throws -> EventPage {
-        await flushQuietly()
+        await flushQuietly(waitingForLock: false)
         let limit = max(1, limit)
         return try await read { db in try EventQueries.list(filter, limit: limit, after: cursor, db) }
     }
@@ -211,7 +215,7 @@ public final class EventLog: Sendable {
     /// One newest-first page of events whose name or a parameter value contains `query`, ignoring case
     /// (see ``EventSearchText``), strictly after `cursor`. Every stored event is searched.
     public func search(_ query: String, limit: Int, after cursor: EventCursor? = nil) async throws -> EventPage {
-        await flushQuietly()
+        await flushQuietly(waitingForLock: false)
         let limit = max(1, limit)
         let tuning = searchTuning
         return try await read { db in try EventQueries.search(query, limit: limit, after: cursor, tuning: tuning, db) }
@@ -226,7 +230,7 @@ public final class EventLog: Sendable {
     ///
     /// - Throws: `MovieError.notFound("event <id>")`.
     public func event(id: Int64) async throws -> StoredEvent {
-        await flushQuietly()
+        await flushQuietly(waitingForLock: false)
         guard let event = try await read({ db in try EventQueries.event(id: id, db) }) else {
             throw MovieError.notFound("event \(id)")
         }
@@ -235,13 +239,13 @@ public final class EventLog: Sendable {
 
     /// Counts per event name: of every stored event, or of those at or after `sinceMillis`.
     public func stats(sinceMillis: Int64? = nil) async throws -> EventStats {
-        await flushQuietly()
+        await flushQuietly(waitingForLock: false)
         return try await read { db in try EventQueries.stats(sinceMillis: sinceMillis, db) }
     }
 
     /// The hints for `userID` (nil: the anonymous user), from ``HintRules``.
     public func hints(userID: String?) async throws -> [Hint] {
-        await flushQuietly()
+        await flushQuietly(waitingForLock: false)
         let used = try await read { db in try EventQueries.usedNames(userID: userID, db) }
         return HintRules.hints(usedEventNames: used)
     }
@@ -315,7 +319,7 @@ public final class EventLog: Sendable {
     ///
     /// - Throws: the storage error that kept the buffer's events from being written (the adds have their
     ///   own answers).
-    private func writePending() async throws {
+    private func writePending(waitingForLock: Bool = true) async throws {
         let (batch, adds) = state.withLock { state -> ([Pending], [WaitingAdd]) in
             state.flushRequested = false
             state.addWriteQueued = false
@@ -335,7 +339,8 @@ public final class EventLog: Sendable {
         guard !recorded.isEmpty || !adds.isEmpty else { return }
         let ids: [Int64]
         do {
-            ids = try await insert(recorded + adds.map(\.event))
+            // An add waits for the lock: its caller asked for a committed write.
+            ids = try await insert(recorded + adds.map(\.event), waitingForLock: waitingForLock || !adds.isEmpty)
         } catch {
             let mapped = StorageErrors.map(error)
             if !batch.isEmpty {
@@ -378,13 +383,14 @@ public final class EventLog: Sendable {
     }
 
     /// Inserts `rows` in order and prunes beyond the cap, in one transaction; returns the rows' ids.
-    private func insert(_ rows: [EncodedEvent]) async throws -> [Int64] {
+    private func insert(_ rows: [EncodedEvent], waitingForLock: Bool = true) async throws -> [Int64] {
         let maxEvents = configuration.maxEvents
-        let ids = try await database.write { db in
+        let body: @Sendable (SQLiteConnection) throws -> [Int64] = { db in
             let ids = try EventQueries.insert(rows, db)
             _ = try EventQueries.prune(maxEvents: maxEvents, db)
             return ids
         }
+        let ids = waitingForLock ? try await database.write(body) : try await database.writeUnlessLocked(body)
         state.withLock { $0.committedWrites += 1 }
         return ids
     }

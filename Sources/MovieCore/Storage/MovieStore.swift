@@ -2,8 +2,8 @@ import Foundation
 import SQLiteStore
 
 /// The one local database (`movie-rpc.sqlite` in the data directory): catalog cache, accounts, session,
-/// favorites and events, each behind its own type. One connection behind an actor; WAL; migrations
-/// recorded in a table.
+/// favorites and events, each behind its own type. One writer and a pool of readers, each connection on
+/// a dispatch queue of its own (see `Database`); WAL; migrations recorded in a table.
 public final class MovieStore: Sendable {
     public static let fileName = "movie-rpc.sqlite"
 
