@@ -12,8 +12,9 @@ struct DeadlineTests {
         #expect(throws: HTTPTransportError.offline(code: -1001)) {
             try Deadline(secondsFromNow: -5).remainingMilliseconds()
         }
-        let soon = try Deadline(secondsFromNow: 0.3).remainingMilliseconds()
-        #expect((1...300).contains(soon))
+        // Far enough ahead that a descheduled thread cannot see it pass (0.3 s could, on a loaded machine).
+        let soon = try Deadline(secondsFromNow: 30.0003).remainingMilliseconds()
+        #expect((1...30_001).contains(soon))
         #expect(try Deadline(secondsFromNow: 1e300).remainingMilliseconds() == Int32.max)
         #expect(try Deadline(secondsFromNow: .infinity).remainingMilliseconds() == Int32.max)
     }

@@ -129,7 +129,7 @@ struct ErrorMappingTests {
         // Port 1 on loopback refuses at once (URLError -1004); no network needed.
         let base = try #require(URL(string: "http://127.0.0.1:1/3"))
         let client = TMDBClient(
-            baseURL: base, credential: .apiKey(TestSecrets.apiKey), http: SocketHTTPClient(timeoutSeconds: 2)
+            baseURL: base, credential: .apiKey(TestSecrets.apiKey), http: SocketHTTPClient(timeoutSeconds: 30)
         )
         let error = try #require(await failure(client, .movieGenres()))
         #expect(error == .offline)

@@ -97,7 +97,7 @@ def make_client(server_binary: str, server_env, contract: OpenRpcContract) -> It
     def start(framing: str = "newline", env: Optional[Dict[str, Optional[str]]] = None, **options) -> Client:
         changes = dict(server_env)
         changes.update(env or {})
-        client = Client(server_binary, framing=framing, env=changes, timeout=10,
+        client = Client(server_binary, framing=framing, env=changes, timeout=30,
                         result_validator=contract.assert_result_matches, **options)
         clients.append(client)
         return client

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 from movie_rpc.framing import FramingError, encode_frame, make_decoder
 from openrpc_contract import OpenRpcContract
 
-DEADLINE = 10.0  # seconds any single reply may take; replies normally take milliseconds
+DEADLINE = 30.0  # seconds any single reply may take (loaded machines); replies normally take milliseconds
 
 
 class RawServer:
