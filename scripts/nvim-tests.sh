@@ -32,7 +32,7 @@ fi
 BIN="${MOVIE_RPC_BIN:-.build/release/movie-rpc}"
 if [ ! -x "$BIN" ]; then
     echo "nvim-tests: no server binary at $BIN" >&2
-    echo "  build it: swift build -c release --static-swift-stdlib --product movie-rpc" >&2
+    echo "  build it: swift build -c release --product movie-rpc" >&2
     echo "  or point MOVIE_RPC_BIN at one" >&2
     exit 2
 fi
