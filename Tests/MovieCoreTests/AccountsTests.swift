@@ -252,7 +252,9 @@ func movieError(_ body: () async throws -> Void) async -> MovieError? {
         let outcomes = await withTaskGroup(of: MovieError?.self) { group in
             for index in 0..<100 {
                 group.addTask {
-                    await movieError { _ = try await accounts.login(email: "ada@example.com", password: "bad-\(index)") }
+                    await movieError {
+                        _ = try await accounts.login(email: "ada@example.com", password: "bad-\(index)")
+                    }
                 }
             }
             var outcomes: [MovieError?] = []

@@ -671,7 +671,8 @@ struct EventLogTests {
     func privacy() async throws {
         let fixture = try EventLogFixture()
         let log = fixture.log
-        let mine = try await log.add(name: "note", timestampMillis: base, params: ["text": .string("ada's")], userID: "ada")
+        let mine = try await log.add(
+            name: "note", timestampMillis: base, params: ["text": .string("ada's")], userID: "ada")
         let theirs = try await log.add(
             name: "note", timestampMillis: base + 1, params: ["text": .string("bob's secret")], userID: "bob")
         let anonymous = try await log.add(name: "note", timestampMillis: base + 2, params: [:], userID: nil)
@@ -717,11 +718,23 @@ struct EventLogTests {
         #expect(EventValidation.problems(name: "ok", params: ["tags": .array(long)])
             == [FieldProblem(field: "params.tags", problem: "must have at most 1000 elements")])
         #expect(EventValidation.problems(name: "ok", params: ["tags": .array(Array(long.prefix(1000)))]).isEmpty)
-        let big = Dictionary(uniqueKeysWithValues: (0..<7).map { ("k\($0)", EventValue.string(String(repeating: "x", count: 10_000))) })
+        // From a client, decoding stops at the 1,001st element; a stored event is decoded whole.
+        let json = Data(("{\"tags\": [" + (0...1000).map(String.init).joined(separator: ",") + "]}").utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([String: EventValue].self, from: json) }
+        let storedDecoder = JSONDecoder()
+        storedDecoder.userInfo[EventValue.storedKey] = true
+        #expect(try storedDecoder.decode([String: EventValue].self, from: json)["tags"] == .array(long.indices.map {
+            .int($0)
+        }))
+        let big = Dictionary(uniqueKeysWithValues: (0..<7).map {
+            ("k\($0)", EventValue.string(String(repeating: "x", count: 10_000)))
+        })
         #expect(EventValidation.problems(name: "ok", params: big)
             == [FieldProblem(field: "params", problem: "must be at most 65536 bytes as JSON")])
         // Escaping makes the JSON larger than the text: caught once encoded.
-        let escaped = Dictionary(uniqueKeysWithValues: (0..<4).map { ("k\($0)", EventValue.string(String(repeating: "\u{1}", count: 5000))) })
+        let escaped = Dictionary(uniqueKeysWithValues: (0..<4).map {
+            ("k\($0)", EventValue.string(String(repeating: "\u{1}", count: 5000)))
+        })
         #expect(EventValidation.problems(name: "ok", params: escaped).isEmpty)
         let fixture = try EventLogFixture()
         let error = await #expect(throws: MovieError.self) {

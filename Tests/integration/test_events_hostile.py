@@ -103,8 +103,9 @@ def test_deleting_an_account_deletes_its_events_and_says_how_many(start, home):
 # -- item 9: byte limits
 
 def test_long_arrays_and_large_params_are_refused_naming_the_field(client):
+    # Refused while decoding, after 1,000 elements, so a huge array costs no more than a long one.
     error = error_of(client.events_add, name="ok", params={"tags": list(range(1001))})
-    assert error.code == -32010 and error.fields == [{"field": "params.tags", "problem": "must have at most 1000 elements"}]
+    assert error.code == -32602 and error.field == "params.tags" and "at most 1000 elements" in error.message
     error = error_of(client.events_add, name="ok", params={"k%d" % i: "x" * 10000 for i in range(7)})
     assert error.code == -32010 and [f["field"] for f in error.fields] == ["params"]
     assert "65536 bytes" in error.fields[0]["problem"]

@@ -319,7 +319,9 @@ enum EventQueries {
     fileprivate static func decode(_ row: Row) throws -> StoredEvent {
         let params: [String: EventValue]
         do {
-            params = try JSONDecoder().decode([String: EventValue].self, from: Data(try row.string(4).utf8))
+            let decoder = JSONDecoder()
+            decoder.userInfo[EventValue.storedKey] = true
+            params = try decoder.decode([String: EventValue].self, from: Data(try row.string(4).utf8))
         } catch let error as SQLiteError {
             throw error
         } catch {

@@ -2,8 +2,9 @@ import JSONRPC
 import MovieCore
 
 /// `events.list`: the stored events the caller may see (their own and the anonymous ones, see
-/// `EventViewer`), newest first, a page at a time, optionally filtered by name, user and time. Pages are keyset-based: a `nextCursor` stays valid while events are recorded, with no event
-/// repeated and none skipped.
+/// `EventViewer`), newest first, a page at a time, optionally filtered by name, user and time. Pages are
+/// keyset-based: a `nextCursor` stays valid while events are recorded, with no event repeated and none
+/// skipped. A page holds at most `limit` events and about 1 MiB of them (`EventLogConfiguration`).
 public struct EventsList: MovieMethod {
     public static let name = "events.list"
 

@@ -1,8 +1,8 @@
 import JSONRPC
 import MovieCore
 
-/// `events.stats`: how many of the visible events (see `EventViewer`) of each name are stored (or were stored since `since`), most
-/// frequent first.
+/// `events.stats`: how many of the visible events (see `EventViewer`) of each name are stored (or were
+/// stored since `since`), most frequent first.
 public struct EventsStats: MovieMethod {
     public static let name = "events.stats"
 
