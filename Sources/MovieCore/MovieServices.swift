@@ -30,6 +30,15 @@ public struct ServicesConfiguration: Sendable {
     public var maxEvents: Int = 1_000_000
     /// Whether the server records what the user does (an opt-out; testers' `events.add` works either way).
     public var recordEvents = true
+    /// Whose events the events methods read and delete: the current user's and the anonymous ones (the
+    /// default), or every one (`MOVIE_RPC_EVENTS_SCOPE=all`, for testers).
+    public var eventsScope: EventsScope = .user
+
+    /// See ``eventsScope``.
+    public enum EventsScope: String, Sendable {
+        case user
+        case all
+    }
 
     public init(
         dataDirectory: DataDirectory, tmdbCredential: Credential? = nil, tmdbBaseURL: URL? = nil,
@@ -107,6 +116,22 @@ public final class MovieServices: Sendable {
     /// (this process's logins and logouts show at once, another process's within a second). An add that
     /// read the session itself would queue a read per event on the connection its group commit writes on.
     public func currentUserIDForEvents() async -> String? { await accounts.currentUserIDForRecording() }
+
+    /// Whose events the events methods may read and delete now: the logged-in user's (read from the
+    /// session, not the recording cache) and the anonymous ones, or all with `MOVIE_RPC_EVENTS_SCOPE=all`.
+    public func eventViewer() async -> EventViewer {
+        switch configuration.eventsScope {
+        case .all: return .everyone
+        case .user: return .user(await currentUserID())
+        }
+    }
+
+    /// Deletes the logged-in user's account (see `AccountService.deleteAccount`) and then their events;
+    /// returns how many events were deleted.
+    public func deleteAccount(password: String) async throws -> Int {
+        let user = try await accounts.deleteAccount(password: password)
+        return try await events.deleteEvents(ofUser: user.id)
+    }
 
     /// Records what the user did, for the current user, in the activity log. Buffered: returns at once.
     public func record(_ event: AppEvent) async {

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var maxEvents: Int = 1_000_000
     /// `MOVIE_RPC_RECORD_EVENTS=0`: record no activity events (events.add still works).
     public var recordEvents = true
+    /// `MOVIE_RPC_EVENTS_SCOPE=all`: the events methods see every user's events (for testers).
+    public var eventsScope: ServicesConfiguration.EventsScope = .user
     /// PBKDF2 iterations for new password hashes, from `MOVIE_RPC_PASSWORD_ITERATIONS` (at least 1000).
     public var passwordIterations: Int = PasswordHasher.defaultIterations
     /// Firebase Auth from `FIREBASE_API_KEY` (+ `FIREBASE_AUTH_EMULATOR_HOST`); nil → local accounts.
@@ -60,6 +62,9 @@ public struct ServerConfiguration: Sendable {
         if let flag = value("MOVIE_RPC_RECORD_EVENTS") {
             configuration.recordEvents = !["0", "false", "no", "off"].contains(flag.lowercased())
         }
+        if let scope = value("MOVIE_RPC_EVENTS_SCOPE") {
+            configuration.eventsScope = ServicesConfiguration.EventsScope(rawValue: scope.lowercased()) ?? .user
+        }
         if let iterations = value("MOVIE_RPC_PASSWORD_ITERATIONS").flatMap(Int.init) {
             configuration.passwordIterations = max(PasswordHasher.minimumIterations, iterations)
         }
@@ -88,6 +93,7 @@ public struct ServerConfiguration: Sendable {
         if let imageBaseURL { services.imageBaseURL = imageBaseURL }
         services.maxEvents = maxEvents
         services.recordEvents = recordEvents
+        services.eventsScope = eventsScope
         services.passwordIterations = passwordIterations
         services.firebase = firebase
         return services

@@ -243,6 +243,73 @@ func movieError(_ body: () async throws -> Void) async -> MovieError? {
             == .tooManyAttempts(retryAfter: 30))
     }
 
+    /// Issue 13.1: the lock used to be read before the hash ran and the failure written after it, so 100
+    /// guesses at once were all checked against a lock none of them had set yet.
+    @Test func concurrentGuessesGetNoMoreChecksThanSequentialOnes() async throws {
+        _ = try await accounts.register(email: "ada@example.com", password: "pw-right")
+        try await accounts.logout()
+        let accounts = self.accounts
+        let outcomes = await withTaskGroup(of: MovieError?.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    await movieError {
+                        _ = try await accounts.login(email: "ada@example.com", password: "bad-\(index)")
+                    }
+                }
+            }
+            var outcomes: [MovieError?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.filter { $0 == .invalidCredentials }.count == 5)
+        #expect(outcomes.filter { $0 == .tooManyAttempts(retryAfter: 30) }.count == 95)
+        #expect(try await harness.count("SELECT failures FROM login_attempts") == 5)
+        #expect(await movieError { _ = try await accounts.login(email: "ada@example.com", password: "pw-right") }
+            == .tooManyAttempts(retryAfter: 30))
+    }
+
+    @Test func concurrentPasswordChecksOfTheLoggedInUserAreThrottledAlike() async throws {
+        _ = try await accounts.register(email: "ada@example.com", password: "pw-right")
+        let accounts = self.accounts
+        let outcomes = await withTaskGroup(of: MovieError?.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    await movieError {
+                        if index.isMultiple(of: 2) {
+                            _ = try await accounts.update(newPassword: "pw-new", currentPassword: "bad-\(index)")
+                        } else {
+                            try await accounts.deleteAccount(password: "bad-\(index)")
+                        }
+                    }
+                }
+            }
+            var outcomes: [MovieError?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.filter { $0 == .invalidCredentials }.count == 5)
+        #expect(outcomes.filter { $0 == .tooManyAttempts(retryAfter: 30) }.count == 35)
+    }
+
+    /// Two "processes" on one data directory share the throttle: the count is taken in the database.
+    @Test func guessesFromTwoProcessesAtOnceShareTheCount() async throws {
+        _ = try await accounts.register(email: "ada@example.com", password: "pw-right")
+        try await accounts.logout()
+        let services = [accounts, try harness.otherProcess()]
+        let outcomes = await withTaskGroup(of: MovieError?.self) { group in
+            for index in 0..<40 {
+                let service = services[index % 2]
+                group.addTask {
+                    await movieError { _ = try await service.login(email: "ada@example.com", password: "bad") }
+                }
+            }
+            var outcomes: [MovieError?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.filter { $0 == .invalidCredentials }.count == 5)
+    }
+
     @Test func lockDurationsDoubleUpToTheCap() {
         let throttle = LoginThrottle()
         #expect((1...4).map { throttle.lockDuration(afterFailures: $0) } == [nil, nil, nil, nil])

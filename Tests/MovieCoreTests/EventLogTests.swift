@@ -665,7 +665,116 @@ struct EventLogTests {
         #expect(Set(HintRules.all.map(\.hint.id)).count == HintRules.all.count)
     }
 
+    // MARK: Privacy (issue 13.3, 13.4)
+
+    @Test("a user sees, searches, counts and deletes only their own and the anonymous events")
+    func privacy() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        let mine = try await log.add(
+            name: "note", timestampMillis: base, params: ["text": .string("ada's")], userID: "ada")
+        let theirs = try await log.add(
+            name: "note", timestampMillis: base + 1, params: ["text": .string("bob's secret")], userID: "bob")
+        let anonymous = try await log.add(name: "note", timestampMillis: base + 2, params: [:], userID: nil)
+        let ada = EventViewer.user("ada")
+
+        #expect(try await log.list(viewer: ada, limit: 10).events.map(\.id) == [anonymous.id, mine.id])
+        #expect(try await log.list(EventFilter(user: .id("bob")), viewer: ada, limit: 10).events.isEmpty)
+        #expect(try await log.list(viewer: .user(nil), limit: 10).events.map(\.id) == [anonymous.id])
+        #expect(try await log.list(viewer: .everyone, limit: 10).events.count == 3)
+        #expect(try await log.search("secret", viewer: ada, limit: 10).events.isEmpty)
+        #expect(try await log.search("note", viewer: ada, limit: 10).events.map(\.id) == [anonymous.id, mine.id])
+        #expect(try await log.search("secret", viewer: .user("bob"), limit: 10).events.map(\.id) == [theirs.id])
+        await #expect(throws: MovieError.notFound("event \(theirs.id)")) {
+            try await log.event(id: theirs.id, viewer: ada)
+        }
+        #expect(try await log.stats(viewer: ada).total == 2)
+        #expect(try await log.stats(sinceMillis: base, viewer: ada).total == 2)
+        #expect(try await log.stats(sinceMillis: base, viewer: .user(nil)).total == 1)
+        #expect(try await log.stats().total == 3)
+        let deletion = try await log.delete(ids: [theirs.id, mine.id], viewer: ada)
+        #expect(deletion == EventDeletion(deleted: [mine.id], notFound: [theirs.id]))
+        #expect(try await log.event(id: theirs.id).params["text"] == .string("bob's secret"))
+    }
+
+    @Test("deleting a user's events takes the buffered ones too, and drops later ones")
+    func deleteEventsOfUser() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        _ = try await log.add(name: "note", timestampMillis: base, params: [:], userID: "ada")
+        _ = try await log.add(name: "note", timestampMillis: base, params: [:], userID: "bob")
+        await log.record(.latestOpened, userID: "ada")  // still in the buffer
+        #expect(try await log.deleteEvents(ofUser: "ada") == 2)
+        await log.record(.genresOpened, userID: "ada")
+        #expect(try await log.list(limit: 10).events.map(\.userID) == ["bob"])
+        #expect(try await log.hints(userID: "ada").count == HintRules.all.count)
+    }
+
+    // MARK: Byte limits (issue 13.9)
+
+    @Test("arrays and the params' total size are bounded, naming the field")
+    func byteLimits() async throws {
+        let long = [EventScalar](repeating: .int(1), count: 1001)
+        #expect(EventValidation.problems(name: "ok", params: ["tags": .array(long)])
+            == [FieldProblem(field: "params.tags", problem: "must have at most 1000 elements")])
+        #expect(EventValidation.problems(name: "ok", params: ["tags": .array(Array(long.prefix(1000)))]).isEmpty)
+        // From a client, decoding stops at the 1,001st element; a stored event is decoded whole.
+        let json = Data(("{\"tags\": [" + (0...1000).map(String.init).joined(separator: ",") + "]}").utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([String: EventValue].self, from: json) }
+        let storedDecoder = JSONDecoder()
+        storedDecoder.userInfo[EventValue.storedKey] = true
+        #expect(try storedDecoder.decode([String: EventValue].self, from: json)["tags"] == .array(long.indices.map {
+            .int($0)
+        }))
+        let big = Dictionary(uniqueKeysWithValues: (0..<7).map {
+            ("k\($0)", EventValue.string(String(repeating: "x", count: 10_000)))
+        })
+        #expect(EventValidation.problems(name: "ok", params: big)
+            == [FieldProblem(field: "params", problem: "must be at most 65536 bytes as JSON")])
+        // Escaping makes the JSON larger than the text: caught once encoded.
+        let escaped = Dictionary(uniqueKeysWithValues: (0..<4).map {
+            ("k\($0)", EventValue.string(String(repeating: "\u{1}", count: 5000)))
+        })
+        #expect(EventValidation.problems(name: "ok", params: escaped).isEmpty)
+        let fixture = try EventLogFixture()
+        let error = await #expect(throws: MovieError.self) {
+            try await fixture.log.add(name: "ok", timestampMillis: base, params: escaped, userID: nil)
+        }
+        #expect(problems(of: try #require(error)).map(\.field) == ["params"])
+        #expect(try await fixture.log.storedCount() == 0)
+    }
+
+    @Test("a page of large events is cut at the byte budget, and its cursor leads to the rest")
+    func pageBudget() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(flushInterval: .seconds(3600), maxPageBytes: 100_000))
+        let text = String(repeating: "y", count: 9_000)
+        for index in 0..<40 {
+            _ = try await fixture.log.add(
+                name: "big", timestampMillis: base + Int64(index), params: ["a": .string(text), "b": .string(text)],
+                userID: nil)
+        }
+        let first = try await fixture.log.list(limit: 500)
+        #expect(first.events.count == 5)
+        #expect(first.nextCursor != nil)
+        let found = try await fixture.log.search("yyy", limit: 500)
+        #expect(found.events.count == 5 && found.nextCursor != nil)
+        #expect(try await allEvents(fixture.log).count == 40)
+        #expect(try await allMatches(fixture.log, "yyy").count == 40)
+    }
+
     // MARK: Time
+
+    @Test("impossible timestamps are refused (issue 13.13)", arguments: [
+        "0000-01-01T00:00:00Z", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+        "2026-11-30T24:00:00Z", "2026-11-30T23:60:00Z", "2026-11-30T23:59:60Z", "2026-13-01T00:00:00Z",
+        "2026-00-10T00:00:00Z", "2026-11-00T00:00:00Z", "2026-11-30T08:10:00", "2026-11-30T08:10:00.Z",
+        "2026-11-30T08:10:00+24:00", "2026-11-30T08:10:00+02:60", "2026-11-30T08:10:00+0200",
+        "2026-11-30 08:10:00Z", "+2026-11-30T08:10:00Z", "2026-11-30T08:10:00Z ", "２０２６-11-30T08:10:00Z",
+        "2026-11-30T8:10:00Z", "-001-12-30T00:00:00Z",
+    ])
+    func impossibleTimestamps(_ text: String) {
+        #expect(EventTime.parse(text) == nil)
+    }
 
     @Test("timestamps keep their millisecond exactly")
     func timestamps() throws {
@@ -678,5 +787,8 @@ struct EventLogTests {
         #expect(EventTime.parse("2026-11-30T10:10:00+02:00").map(EventTime.string) == "2026-11-30T08:10:00.000Z")
         #expect(EventTime.parse("yesterday") == nil)
         #expect(EventTime.parse("2026-11-30T08:10:00.000Z") == 1_796_026_200_000)
+        #expect(EventTime.parse("2024-02-29t08:10:00z").map(EventTime.string) == "2024-02-29T08:10:00.000Z")
+        #expect(EventTime.parse("0001-01-01T00:00:00.5Z").map(EventTime.string) == "0001-01-01T00:00:00.500Z")
+        #expect(EventTime.parse("2026-01-01T00:30:00-01:00").map(EventTime.string) == "2026-01-01T01:30:00.000Z")
     }
 }

@@ -197,6 +197,42 @@ final class ScriptedFirebase: HTTPClient {
         #expect(firebase.requests.count == 5)
     }
 
+    @Test func concurrentGuessesSendAtMostFiveSignIns() async throws {
+        for _ in 1...100 {
+            firebase.script("accounts:signInWithPassword", ScriptedFirebase.error("INVALID_LOGIN_CREDENTIALS"))
+        }
+        let accounts = self.accounts
+        let outcomes = await withTaskGroup(of: MovieError?.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    await movieError { _ = try await accounts.login(email: "ada@example.com", password: "bad\(index)") }
+                }
+            }
+            var outcomes: [MovieError?] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(firebase.requests.count == 5)
+        #expect(outcomes.filter { $0 == .invalidCredentials }.count == 5)
+        #expect(outcomes.filter { $0 == .tooManyAttempts(retryAfter: 30) }.count == 95)
+    }
+
+    /// A check that could not run (the service unreachable) gives its count back.
+    @Test func anAttemptThatReachedNoOneDoesNotCount() async throws {
+        for _ in 1...3 {
+            firebase.script("accounts:signInWithPassword", ScriptedFirebase.error("INVALID_LOGIN_CREDENTIALS"))
+        }
+        for _ in 1...3 {
+            _ = await movieError { _ = try await accounts.login(email: "ada@example.com", password: "abc") }
+        }
+        for _ in 1...4 { firebase.script("accounts:signInWithPassword", .offline) }
+        for _ in 1...4 {
+            _ = await movieError { _ = try await accounts.login(email: "ada@example.com", password: "abc") }
+        }
+        #expect(try await harness.count("SELECT failures FROM login_attempts") == 3)
+        #expect(try await harness.count("SELECT count(*) FROM login_attempts WHERE locked_until IS NOT NULL") == 0)
+    }
+
     @Test func anUnreachableServiceIsARetryableErrorWithoutTheKey() async throws {
         firebase.script("accounts:signInWithPassword", .offline)
         let error = await movieError { _ = try await accounts.login(email: "ada@example.com", password: "abc") }

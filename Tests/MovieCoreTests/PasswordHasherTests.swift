@@ -133,6 +133,17 @@ private func hex(_ text: String) -> [UInt8] {
         #expect(PasswordHasher(iterations: 700_000).iterations == 700_000)
     }
 
+    @Test func costMaximumAndTheWorkOfAnAttempt() {
+        #expect(PasswordHasher(iterations: 50_000_000).iterations == PasswordHasher.maximumIterations)
+        let hasher = PasswordHasher(iterations: 600_000)
+        #expect(hasher.attemptIterations(highestStored: nil) == 600_000)
+        #expect(hasher.attemptIterations(highestStored: 1000) == 600_000)
+        #expect(hasher.attemptIterations(highestStored: 2_000_000) == 2_000_000)
+        #expect(hasher.attemptIterations(highestStored: 90_000_000) == PasswordHasher.maximumIterations)
+        #expect(PasswordHash(encoded: "pbkdf2-sha256$10000001$AAAAAAAAAAAAAAAAAAAAAA==$"
+            + "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=") == nil)
+    }
+
     @Test func defaultCostIsRecordedInTheHash() async throws {
         let stored = try await PasswordHasher().hash("pw1")
         #expect(stored.hasPrefix("pbkdf2-sha256$600000$"))

@@ -56,6 +56,28 @@ private func hexBytes(_ text: String) -> [UInt8] {
         #expect(throws: TokenSealer.KeyFileError.self) { try TokenSealer.loadingKey(at: path) }
     }
 
+    /// Issue 13.14: a key file others could read was used without a word.
+    @Test(arguments: [0o644, 0o640, 0o604, 0o660, 0o606])
+    func aKeyFileOpenToOthersIsRefusedAsSshRefusesAKey(_ mode: Int) throws {
+        let folder = NSTemporaryDirectory() + "TokenSealerTests-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/secrets.key"
+        let sealer = try TokenSealer.loadingKey(at: path)
+        let sealed = try sealer.seal("secret")
+        #expect(chmod(path, mode_t(mode)) == 0)
+        do {
+            _ = try TokenSealer.loadingKey(at: path)
+            Issue.record("a key file with mode \(String(mode, radix: 8)) was used")
+        } catch let error as TokenSealer.KeyFileError {
+            #expect(error.description.contains("accessible by others"))
+            #expect(error.description.contains("0" + String(mode, radix: 8)))
+            #expect(error.description.contains("chmod 600 \(path)"))
+        }
+        // The key itself is untouched: once private again it opens what it sealed.
+        #expect(chmod(path, 0o600) == 0)
+        #expect(try TokenSealer.loadingKey(at: path).open(sealed) == "secret")
+    }
+
     @Test func keyPathFollowsTheEnvironment() {
         #expect(TokenSealer.defaultKeyPath(environment: ["MOVIE_RPC_KEY_FILE": "/k", "HOME": "/h"]) == "/k")
         #expect(TokenSealer.defaultKeyPath(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"])

@@ -95,6 +95,27 @@ import Testing
             == [FieldProblem(field: "profile.bio", problem: Message.controlCharacters)])
     }
 
+    /// Issue 13.13: a right-to-left override made a name display as other text than it is.
+    @Test(arguments: ["\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2067}",
+                      "\u{2068}", "\u{2069}", "\u{200E}", "\u{200F}", "\u{061C}"])
+    func bidiControlsAreRefusedInProfileText(_ control: String) {
+        for field in ["displayName", "bio"] {
+            let text = "Ada" + control + "gnp.exe"
+            let changes = field == "bio" ? ProfileChanges(bio: text) : ProfileChanges(displayName: text)
+            #expect(profileProblem(changes) == [FieldProblem(field: "profile." + field, problem: Message.bidiControls)])
+        }
+    }
+
+    @Test func otherControlsAreRefusedToo() {
+        for control in ["\u{1B}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}"] {
+            #expect(profileProblem(.init(displayName: "Ada" + control))
+                == [FieldProblem(field: "profile.displayName", problem: Message.controlCharacters)])
+        }
+        // Joiners and variation selectors are not controls: emoji and scripts that need them stay valid.
+        #expect(profileProblem(.init(displayName: "Ada 👩‍💻 \u{FE0F}")).isEmpty)
+        #expect(profileProblem(.init(displayName: "עדה לאבלייס")).isEmpty)
+    }
+
     @Test func phone() {
         #expect(AccountValidator.phoneProblem("+1 (555) 123-4567") == nil)
         #expect(AccountValidator.phoneProblem("0301234567") == nil)

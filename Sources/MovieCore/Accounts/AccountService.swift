@@ -14,8 +14,9 @@ import TMDB
 /// token.
 ///
 /// **Order of checks.** Input is validated first (every failing field reported, nothing sent or stored),
-/// then the login throttle, then the provider. Failed password checks (login, password change, deletion)
-/// count towards the throttle of the account's email; a successful login clears it.
+/// then the login throttle, then the provider. Password checks (login, password change, deletion) are
+/// counted towards the throttle of the account's email before they run, one atomic step per attempt; a
+/// successful check clears the count.
 ///
 /// Passwords, hashes and tokens never appear in results, errors or log lines.
 public final class AccountService: Sendable {
@@ -122,19 +123,26 @@ public final class AccountService: Sendable {
         return try await store.endCurrentSession() != nil
     }
 
-    /// Runs a password check under the throttle of `email`.
+    /// Runs a password check under the throttle of `email`: the attempt is let through and counted in one
+    /// step before the check runs (see `AccountStore.beginLoginAttempt`), so concurrent guesses cannot
+    /// all pass a check made before the first of them failed. A success clears the count; a check that
+    /// could not run (an upstream or storage failure, not a wrong password) gives its count back.
     private func checkingThrottle<T: Sendable>(email: String, _ check: () async throws -> T) async throws -> T {
-        if let wait = try await store.loginLock(email: email, now: now()) {
-            throw MovieError.tooManyAttempts(retryAfter: wait)
-        }
+        let attempt = try await store.beginLoginAttempt(email: email, now: now(), throttle: throttle)
         do {
             let result = try await check()
             try await store.clearLoginFailures(email: email)
             return result
         } catch MovieError.invalidCredentials {
-            let failures = try await store.recordLoginFailure(email: email, now: now(), throttle: throttle)
-            StoreLog.warning("Failed password check (\(failures) in a row for this email)")
+            StoreLog.warning("Failed password check (\(attempt.failures) in a row for this email)")
             throw MovieError.invalidCredentials
+        } catch {
+            do {
+                try await store.refund(attempt)
+            } catch let refundError {
+                StoreLog.warning("Could not give back a login attempt's count: \(refundError)")
+            }
+            throw error
         }
     }
 
@@ -242,8 +250,10 @@ public final class AccountService: Sendable {
     }
 
     /// Deletes the logged-in user's account after checking the password, with everything that belongs to
-    /// it locally: sessions, favorites and login-throttle rows. (Events are the event log's to handle.)
-    public func deleteAccount(password: String) async throws {
+    /// it locally: sessions, favorites and login-throttle rows, and returns the deleted user. (Their events
+    /// are the event log's to delete: see `MovieServices.deleteAccount`.)
+    @discardableResult
+    public func deleteAccount(password: String) async throws -> User {
         let (session, user) = try await requireSession()
         if let problem = AccountValidator.passwordProblem(password) {
             // Too short or too long cannot be the password; say so without a request.
@@ -256,5 +266,6 @@ public final class AccountService: Sendable {
         provider.setCredential(nil, for: session)
         defer { sessionChanged() }
         try await store.deleteUser(id: user.id)
+        return user
     }
 }

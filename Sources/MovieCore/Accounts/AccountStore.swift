@@ -176,6 +176,22 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// The highest cost (PBKDF2 iterations) among stored local password hashes, or nil when there are none.
+    /// Read from the hashes' text (`pbkdf2-sha256$<iterations>$…`); one pass over the local users.
+    func highestLocalHashCost() async throws -> Int? {
+        let prefix = PasswordHash.algorithm + "$"
+        return try await read { db in
+            try db.queryOne(
+                """
+                SELECT max(CAST(substr(rest, 1, instr(rest, '$') - 1) AS INTEGER)) AS cost
+                FROM (SELECT substr(password_hash, ?) AS rest FROM users
+                      WHERE provider = 'local' AND substr(password_hash, 1, ?) = ?)
+                """,
+                [.integer(Int64(prefix.utf8.count + 1)), .integer(Int64(prefix.utf8.count)), .text(prefix)]
+            )?.optionalInt("cost")
+        }
+    }
+
     /// Replaces a local user's password hash, if it is still `expected` (a concurrent change wins).
     func replacePasswordHash(userID: String, expected: String, with newHash: String) async throws {
         try await write { db in
@@ -389,26 +405,34 @@ public struct AccountStore: Sendable {
 
     // MARK: Login throttling
 
-    /// Seconds until `email` may try again, or nil when it may try now.
-    func loginLock(email: String, now: Date) async throws -> Int? {
-        let normalized = AccountValidator.normalizedEmail(email)
-        let lockedUntil = try await read { db in
-            try db.queryOne("SELECT locked_until FROM login_attempts WHERE email_normalized = ?", [.text(normalized)])?
-                .optionalDouble("locked_until")
-        }
-        guard let lockedUntil else { return nil }
-        return LoginThrottle.secondsLeft(until: lockedUntil, now: now)
+    /// A password check that was let through and counted before it ran (see ``beginLoginAttempt``).
+    struct LoginAttempt: Sendable, Equatable {
+        var emailNormalized: String
+        /// Consecutive failures with this attempt counted as one.
+        var failures: Int
+        /// The lock that was in place before this attempt (a passed one, or nil).
+        var previousLockedUntil: Double?
     }
 
-    /// Counts a failed attempt for `email` and locks further attempts when `throttle` says so. Returns the
-    /// number of consecutive failures.
-    @discardableResult
-    func recordLoginFailure(email: String, now: Date, throttle: LoginThrottle) async throws -> Int {
+    /// Lets one password check for `email` through, or refuses it with `tooManyAttempts`, in one write
+    /// transaction: the attempt is counted as a failure before the password is checked, and the lock that
+    /// count calls for is set at once. Concurrent attempts (a batch, a pipelined burst, another process on
+    /// the data directory) are therefore serialised by the write lock, and after the failure that locks no
+    /// further attempt is let through until the lock passes, however they arrive. A success clears the
+    /// count (``clearLoginFailures``); a check that could not run gives its count back (``refund``).
+    func beginLoginAttempt(email: String, now: Date, throttle: LoginThrottle) async throws -> LoginAttempt {
         let normalized = AccountValidator.normalizedEmail(email)
-        return try await write { db in
-            let failures = (try db.scalarInt(
-                "SELECT failures FROM login_attempts WHERE email_normalized = ?", [.text(normalized)]) ?? 0) + 1
-            let lockedUntil = throttle.lockDuration(afterFailures: failures).map { now.timeIntervalSince1970 + $0 }
+        let nowSeconds = now.timeIntervalSince1970
+        return try await write { db -> LoginAttempt in
+            let row = try db.queryOne(
+                "SELECT failures, locked_until FROM login_attempts WHERE email_normalized = ?", [.text(normalized)])
+            let failures = try row?.int("failures") ?? 0
+            let lockedUntil = try row?.optionalDouble("locked_until")
+            if let lockedUntil, let wait = LoginThrottle.secondsLeft(until: lockedUntil, now: now) {
+                throw MovieError.tooManyAttempts(retryAfter: wait)
+            }
+            let counted = failures + 1
+            let lock = throttle.lockDuration(afterFailures: counted).map { nowSeconds + $0 } ?? lockedUntil
             try db.run(
                 """
                 INSERT INTO login_attempts(email_normalized, failures, locked_until, last_failure_at)
@@ -417,12 +441,38 @@ public struct AccountStore: Sendable {
                     failures = excluded.failures, locked_until = excluded.locked_until,
                     last_failure_at = excluded.last_failure_at
                 """,
-                [
-                    .text(normalized), .integer(Int64(failures)), lockedUntil.sqliteValue,
-                    .real(now.timeIntervalSince1970),
-                ])
-            return failures
+                [.text(normalized), .integer(Int64(counted)), lock.sqliteValue, .real(nowSeconds)])
+            return LoginAttempt(emailNormalized: normalized, failures: counted, previousLockedUntil: lockedUntil)
         }
+    }
+
+    /// Gives back the count of an attempt whose password check could not run (Firebase unreachable, a
+    /// storage failure): one failure less, and, when no other attempt was counted since, the lock as it was.
+    func refund(_ attempt: LoginAttempt) async throws {
+        try await write { db in
+            try db.run(
+                """
+                UPDATE login_attempts SET failures = failures - 1,
+                    locked_until = CASE WHEN failures = ? THEN ? ELSE locked_until END
+                WHERE email_normalized = ? AND failures > 0
+                """,
+                [.integer(Int64(attempt.failures)), attempt.previousLockedUntil.sqliteValue,
+                 .text(attempt.emailNormalized)])
+            try db.run(
+                "DELETE FROM login_attempts WHERE email_normalized = ? AND failures <= 0 AND locked_until IS NULL",
+                [.text(attempt.emailNormalized)])
+        }
+    }
+
+    /// Seconds until `email` may try again, or nil when it may try now (no attempt is counted).
+    func loginLock(email: String, now: Date) async throws -> Int? {
+        let normalized = AccountValidator.normalizedEmail(email)
+        let lockedUntil = try await read { db in
+            try db.queryOne("SELECT locked_until FROM login_attempts WHERE email_normalized = ?", [.text(normalized)])?
+                .optionalDouble("locked_until")
+        }
+        guard let lockedUntil else { return nil }
+        return LoginThrottle.secondsLeft(until: lockedUntil, now: now)
     }
 
     /// Forgets the failed attempts of `email` (after a successful login).

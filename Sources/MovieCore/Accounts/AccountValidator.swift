@@ -11,7 +11,9 @@ import Foundation
 /// - `password` (and `newPassword`): 3 to 1024 characters.
 /// - `passwordConfirmation`: equal to the password, when given.
 /// - `profile.displayName` ≤ 100 characters, `profile.bio` ≤ 1000, no control characters (the bio may
-///   contain line breaks and tabs); `profile.phone` ≤ 32 characters of digits, spaces and `+ - ( )`, with
+///   contain line breaks and tabs; the display name not even U+2028/U+2029) and no bidirectional text
+///   controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C: an override makes a name display as
+///   other text than it is); `profile.phone` ≤ 32 characters of digits, spaces and `+ - ( )`, with
 ///   at least one digit; `profile.birthDate` an ISO `YYYY-MM-DD` date that exists and is before today (UTC).
 ///   An empty profile field means "clear it" and is always valid.
 public enum AccountValidator {
@@ -36,6 +38,8 @@ public enum AccountValidator {
         public static let displayNameTooLong = "must be at most 100 characters"
         public static let bioTooLong = "must be at most 1000 characters"
         public static let controlCharacters = "must not contain control characters"
+        public static let bidiControls =
+            "must not contain bidirectional text controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C)"
         public static let phoneTooLong = "must be at most 32 characters"
         public static let phoneCharacters = "may contain only digits, spaces and + - ( )"
         public static let phoneNoDigit = "must contain at least one digit"
@@ -149,9 +153,19 @@ public enum AccountValidator {
         if text.count > maxLength || text.utf8.count > 4 * maxLength { return tooLong }
         let allowed: Set<Unicode.Scalar> = multiline ? ["\n", "\r", "\t"] : []
         let hasControl = text.unicodeScalars.contains {
-            $0.properties.generalCategory == .control && !allowed.contains($0)
+            ($0.properties.generalCategory == .control && !allowed.contains($0))
+                || (!multiline && ($0 == "\u{2028}" || $0 == "\u{2029}"))
         }
-        return hasControl ? Message.controlCharacters : nil
+        if hasControl { return Message.controlCharacters }
+        return text.unicodeScalars.contains(where: isBidiControl) ? Message.bidiControls : nil
+    }
+
+    /// The explicit bidirectional formatting characters: embeddings and overrides, isolates, and the marks.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+        default: return false
+        }
     }
 
     /// What is wrong with a phone number, or nil.

@@ -7,8 +7,11 @@ import Foundation
 /// older hashes still verify (and are re-hashed on the next successful login).
 struct PasswordHash: Equatable, Sendable {
     static let algorithm = "pbkdf2-sha256"
+    /// The highest cost a hash may have: it bounds the work of every login attempt (see
+    /// `PasswordHasher.attemptIterations`), about 17 times the default.
+    static let maximumIterations = 10_000_000
     /// Accepted cost range when parsing; anything outside is treated as a damaged hash.
-    static let iterationRange = 1...50_000_000
+    static let iterationRange = 1...maximumIterations
 
     var iterations: Int
     var salt: [UInt8]

@@ -21,9 +21,12 @@ public struct PasswordHasher: Sendable {
     private static let queue = DispatchQueue(
         label: "movie-rpc.password-kdf", qos: .userInitiated, attributes: .concurrent)
 
-    /// `iterations` below ``minimumIterations`` are raised to it.
+    /// The highest cost that may be configured or stored (`PasswordHash.maximumIterations`).
+    public static let maximumIterations = PasswordHash.maximumIterations
+
+    /// `iterations` are kept within ``minimumIterations`` … ``maximumIterations``.
     public init(iterations: Int = PasswordHasher.defaultIterations) {
-        self.iterations = max(Self.minimumIterations, iterations)
+        self.iterations = min(Self.maximumIterations, max(Self.minimumIterations, iterations))
     }
 
     /// The outcome of checking a password against a stored hash.
@@ -43,22 +46,41 @@ public struct PasswordHasher: Sendable {
 
     /// Checks `password` against `stored` in constant time. A stored string this version cannot parse
     /// never matches.
-    func verify(_ password: String, against stored: String) async throws -> Verification {
+    ///
+    /// A failed check is padded to `attemptIterations` (see ``attemptIterations(highestStored:)``): a
+    /// wrong password then costs what an unknown email costs (``burnVerification(_:iterations:)``)
+    /// whatever cost its hash was stored with.
+    func verify(_ password: String, against stored: String, attemptIterations: Int? = nil) async throws
+        -> Verification
+    {
         guard let hash = PasswordHash(encoded: stored) else {
             StoreLog.warning("A stored password hash has an unknown format; the login is refused")
+            try await burnVerification(password, iterations: attemptIterations ?? iterations)
             return .invalid
         }
         let key = try await Self.derive(
             password, salt: hash.salt, iterations: hash.iterations, length: hash.derivedKey.count)
-        guard LibCrypto.constantTimeEqual(key, hash.derivedKey) else { return .invalid }
+        guard LibCrypto.constantTimeEqual(key, hash.derivedKey) else {
+            let padding = (attemptIterations ?? hash.iterations) - hash.iterations
+            if padding > 0 { try await burnVerification(password, iterations: padding) }
+            return .invalid
+        }
         return .valid(needsRehash: hash.iterations < iterations)
     }
 
-    /// Does the work of a verification that cannot succeed, so an unknown email costs as much time as a
-    /// wrong password.
-    func burnVerification(_ password: String) async throws {
+    /// The work of one login attempt, in iterations: the configured cost, or the highest stored cost when
+    /// that is higher (a server restarted at a lower cost), never above ``maximumIterations``. Every
+    /// failed attempt (unknown email, wrong password, unreadable hash) costs this much, so that timing
+    /// tells nothing about which emails have accounts, whatever cost their hashes were stored with.
+    func attemptIterations(highestStored: Int?) -> Int {
+        min(Self.maximumIterations, max(iterations, highestStored ?? 0))
+    }
+
+    /// Does the work of a verification that cannot succeed (`iterations`, by default the configured
+    /// cost), so an unknown email costs as much time as a wrong password.
+    func burnVerification(_ password: String, iterations: Int? = nil) async throws {
         let salt = [UInt8](repeating: 0x5a, count: Self.saltLength)
-        _ = try await Self.derive(password, salt: salt, iterations: iterations)
+        _ = try await Self.derive(password, salt: salt, iterations: max(1, iterations ?? self.iterations))
     }
 
     /// Runs the key derivation on the KDF queue.

@@ -51,18 +51,47 @@ public struct TokenSealer: Sendable {
         return try TokenSealer(key: key)
     }
 
-    /// The key file could not be read or written (or does not hold 32 bytes).
+    /// The key file could not be read or written, does not hold 32 bytes, or is not private.
     public struct KeyFileError: Error, CustomStringConvertible {
         let path: String
-        public var description: String { "the key file \(path) is unusable (it must hold exactly 32 bytes)" }
+        /// Set when the file is open to others: its mode.
+        var tooOpenMode: mode_t?
+        /// Set when the file is not the user's own, or not a regular file.
+        var notOwnRegularFile = false
+
+        public var description: String {
+            if let mode = tooOpenMode {
+                // As ssh words it for a private key: say what is wrong and how to fix it.
+                return "the key file \(path) is accessible by others (permissions "
+                    + String(format: "%04o", Int(mode & 0o7777)) + "); it is ignored: run `chmod 600 \(path)`"
+            }
+            if notOwnRegularFile {
+                return "the key file \(path) is not a regular file owned by this user; it is ignored"
+            }
+            return "the key file \(path) is unusable (it must hold exactly 32 bytes)"
+        }
     }
 
+    /// The key in the file at `path`, or nil when there is none. Like ssh with a private key, a key file
+    /// that group or others may read or write (or that is not the user's own regular file) is refused:
+    /// whoever can read it can open every sealed refresh token.
     private static func readKey(_ path: String) throws -> [UInt8]? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), data.count == 32 else {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
             throw KeyFileError(path: path)
         }
-        return [UInt8](data)
+        defer { Glibc.close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw KeyFileError(path: path) }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+            throw KeyFileError(path: path, notOwnRegularFile: true)
+        }
+        guard status.st_mode & 0o077 == 0 else { throw KeyFileError(path: path, tooOpenMode: status.st_mode) }
+        var key = [UInt8](repeating: 0, count: 33)
+        let count = key.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count == 32 else { throw KeyFileError(path: path) }
+        return Array(key.prefix(32))
     }
 
     /// `secret` sealed under a fresh random nonce.

@@ -55,21 +55,41 @@ public enum EventValue: Sendable, Hashable, Codable {
     case bool(Bool)
     case array([EventScalar])
 
+    /// Set (to `true`) in the `userInfo` of a decoder reading stored events: those are decoded whole, even
+    /// an array longer than `events.add` now accepts.
+    static let storedKey = CodingUserInfoKey(rawValue: "movie-rpc.storedEvent")!  // safe: literal non-empty key
+
+    /// An array is decoded element by element and, from a client, refused past
+    /// `EventValidation.maxArrayLength`: a 1.5-million-element array in one `events.add` once cost seconds
+    /// of decoding before any check.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let scalar = try? container.decode(EventScalar.self) {
-            switch scalar {
-            case .int(let value): self = .int(value)
-            case .double(let value): self = .double(value)
-            case .string(let value): self = .string(value)
-            case .bool(let value): self = .bool(value)
+        let problem = "must be an integer, number, string, boolean, or an array of those (no null, no objects)"
+        if var elements = try? decoder.unkeyedContainer() {
+            var values: [EventScalar] = []
+            while !elements.isAtEnd {
+                guard values.count < EventValidation.maxArrayLength || decoder.userInfo[Self.storedKey] != nil else {
+                    throw DecodingError.dataCorrupted(DecodingError.Context(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "must have at most \(EventValidation.maxArrayLength) elements"))
+                }
+                guard let element = try? elements.decode(EventScalar.self) else {
+                    throw DecodingError.dataCorrupted(
+                        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: problem))
+                }
+                values.append(element)
             }
-        } else if let array = try? container.decode([EventScalar].self) {
-            self = .array(array)
-        } else {
-            throw DecodingError.dataCorruptedError(
-                in: container,
-                debugDescription: "must be an integer, number, string, boolean, or an array of those (no null, no objects)")
+            self = .array(values)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        guard let scalar = try? container.decode(EventScalar.self) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: problem)
+        }
+        switch scalar {
+        case .int(let value): self = .int(value)
+        case .double(let value): self = .double(value)
+        case .string(let value): self = .string(value)
+        case .bool(let value): self = .bool(value)
         }
     }
 

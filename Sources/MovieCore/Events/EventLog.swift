@@ -68,6 +68,8 @@ public final class EventLog: Sendable {
         /// A size-triggered flush is on its way.
         var flushRequested = false
         var closed = false
+        /// Users whose accounts this process deleted: events still recorded for them are dropped.
+        var deletedUsers: Set<String> = []
         /// The last write in the queue; the next one starts after it.
         var tail: Task<Void, Never>?
     }
@@ -93,6 +95,7 @@ public final class EventLog: Sendable {
         enum Action { case none, flushInBackground, flushAndWait }
         let pending = Pending(name: name, params: params, userID: userID, timestampMillis: timestampMillis)
         let action = state.withLock { state -> Action in
+            if let userID, state.deletedUsers.contains(userID) { return .none }
             state.buffer.append(pending)
             if state.closed || state.buffer.count >= configuration.maxPending {
                 return .flushAndWait
@@ -172,6 +175,9 @@ public final class EventLog: Sendable {
         guard let encoded = encode(pending) else {
             throw MovieError.validationFailed([FieldProblem(field: "params", problem: "cannot be stored")])
         }
+        if let problem = EventValidation.sizeProblem(byteCount: encoded.params.utf8.count) {
+            throw MovieError.validationFailed([problem])
+        }
         let id = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int64, any Error>) in
             let startsWrite = state.withLock { state -> Bool in
                 state.adds.append(WaitingAdd(event: encoded, continuation: continuation))
@@ -187,38 +193,63 @@ public final class EventLog: Sendable {
         return StoredEvent(id: id, name: name, timestampMillis: timestampMillis, userID: userID, params: params)
     }
 
-    /// Deletes events by id, committed before returning. Unknown ids are reported, not an error; a
-    /// repeated id counts once.
-    public func delete(ids: [Int64]) async throws -> EventDeletion {
+    /// Deletes events by id, committed before returning. Unknown ids, and ids of events `viewer` may not
+    /// see, are reported as not found, not an error; a repeated id counts once.
+    public func delete(ids: [Int64], viewer: EventViewer = .everyone) async throws -> EventDeletion {
         var seen = Set<Int64>()
         let unique = ids.filter { seen.insert($0).inserted }
         return try await serialized {
             // Recorded events first, so that an id just handed out can be deleted.
             try await self.writePending()
             return try await StorageErrors.mapping {
-                try await self.database.write { db in try EventQueries.delete(unique, db) }
+                try await self.database.write { db in try EventQueries.delete(unique, viewer: viewer, db) }
+            }
+        }
+    }
+
+    /// Deletes every event of `userID`, whose account is being deleted, committed before returning;
+    /// returns how many were stored. Events of this user still buffered are written first (and so deleted
+    /// too), and any recorded for them later in this process are dropped.
+    public func deleteEvents(ofUser userID: String) async throws -> Int {
+        state.withLock { _ = $0.deletedUsers.insert(userID) }
+        return try await serialized {
+            try await self.writePending()
+            return try await StorageErrors.mapping {
+                try await self.database.write { db in try EventQueries.deleteAll(ofUser: userID, db) }
             }
         }
     }
 
     // MARK: Reading (each read flushes first, so it sees everything recorded before it)
 
-    /// One newest-first page of events passing `filter`, strictly after `cursor`.
+    /// One newest-first page of events passing `filter` that `viewer` may see, strictly after `cursor`:
+    /// at most `limit` events and about ``EventLogConfiguration/maxPageBytes`` (a page of large events is
+    /// shorter, with a cursor to the rest).
     public func list(
-        _ filter: EventFilter = EventFilter(), limit: Int, after cursor: EventCursor? = nil
+        _ filter: EventFilter = EventFilter(), viewer: EventViewer = .everyone, limit: Int,
+        after cursor: EventCursor? = nil
     ) async throws -> EventPage {
         await flushQuietly(waitingForLock: false)
         let limit = max(1, limit)
-        return try await read { db in try EventQueries.list(filter, limit: limit, after: cursor, db) }
+        let budget = configuration.maxPageBytes
+        return try await read { db in
+            try EventQueries.list(filter, viewer: viewer, limit: limit, budget: budget, after: cursor, db)
+        }
     }
 
-    /// One newest-first page of events whose name or a parameter value contains `query`, ignoring case
-    /// (see ``EventSearchText``), strictly after `cursor`. Every stored event is searched.
-    public func search(_ query: String, limit: Int, after cursor: EventCursor? = nil) async throws -> EventPage {
+    /// One newest-first page of events that `viewer` may see whose name or a parameter value contains
+    /// `query`, ignoring case (see ``EventSearchText``), strictly after `cursor`; paged as ``list``.
+    public func search(
+        _ query: String, viewer: EventViewer = .everyone, limit: Int, after cursor: EventCursor? = nil
+    ) async throws -> EventPage {
         await flushQuietly(waitingForLock: false)
         let limit = max(1, limit)
         let tuning = searchTuning
-        return try await read { db in try EventQueries.search(query, limit: limit, after: cursor, tuning: tuning, db) }
+        let budget = configuration.maxPageBytes
+        return try await read { db in
+            try EventQueries.search(
+                query, viewer: viewer, limit: limit, budget: budget, after: cursor, tuning: tuning, db)
+        }
     }
 
     /// Whether a query can be searched (see ``EventSearchText/isSearchable(_:)``).
@@ -226,21 +257,22 @@ public final class EventLog: Sendable {
         EventSearchText.isSearchable(query)
     }
 
-    /// The event with this id.
+    /// The event with this id, if `viewer` may see it.
     ///
-    /// - Throws: `MovieError.notFound("event <id>")`.
-    public func event(id: Int64) async throws -> StoredEvent {
+    /// - Throws: `MovieError.notFound("event <id>")`, also for another user's event.
+    public func event(id: Int64, viewer: EventViewer = .everyone) async throws -> StoredEvent {
         await flushQuietly(waitingForLock: false)
-        guard let event = try await read({ db in try EventQueries.event(id: id, db) }) else {
+        guard let event = try await read({ db in try EventQueries.event(id: id, viewer: viewer, db) }) else {
             throw MovieError.notFound("event \(id)")
         }
         return event
     }
 
-    /// Counts per event name: of every stored event, or of those at or after `sinceMillis`.
-    public func stats(sinceMillis: Int64? = nil) async throws -> EventStats {
+    /// Counts per event name of the events `viewer` may see: of every one, or of those at or after
+    /// `sinceMillis`.
+    public func stats(sinceMillis: Int64? = nil, viewer: EventViewer = .everyone) async throws -> EventStats {
         await flushQuietly(waitingForLock: false)
-        return try await read { db in try EventQueries.stats(sinceMillis: sinceMillis, db) }
+        return try await read { db in try EventQueries.stats(sinceMillis: sinceMillis, viewer: viewer, db) }
     }
 
     /// The hints for `userID` (nil: the anonymous user), from ``HintRules``.

@@ -9,14 +9,18 @@ public struct EventLogConfiguration: Sendable, Equatable {
     /// Recording waits for a flush when this many events are waiting (a bound on memory, and on what a
     /// crash can lose).
     public var maxPending: Int
+    /// About the most bytes of events one page of `events.list` or `events.search` carries; a page of
+    /// large events is shorter (at least one event) and its cursor leads to the rest.
+    public var maxPageBytes: Int
 
     public init(
         maxEvents: Int = 1_000_000, batchSize: Int = 256, flushInterval: Duration = .milliseconds(200),
-        maxPending: Int = 1024
+        maxPending: Int = 1024, maxPageBytes: Int = 1 << 20
     ) {
         self.maxEvents = max(1, maxEvents)
         self.batchSize = max(1, batchSize)
         self.flushInterval = flushInterval
         self.maxPending = max(self.batchSize, maxPending)
+        self.maxPageBytes = max(1, maxPageBytes)
     }
 }

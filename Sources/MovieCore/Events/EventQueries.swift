@@ -40,11 +40,16 @@ enum EventQueries {
         return excess
     }
 
-    /// Deletes each id; the outcome lists every id once, in the given order.
-    static func delete(_ ids: [Int64], _ db: SQLiteConnection) throws -> EventDeletion {
+    /// Deletes each id `viewer` may see; the outcome lists every id once, in the given order (an event
+    /// the viewer may not see is `notFound`, as if it did not exist).
+    static func delete(_ ids: [Int64], viewer: EventViewer, _ db: SQLiteConnection) throws -> EventDeletion {
+        var conditions = ["id = ?"]
+        var visibility: [SQLiteValue] = []
+        viewer.appendCondition(to: &conditions, &visibility)
+        let sql = "DELETE FROM events WHERE " + conditions.joined(separator: " AND ")
         var deletion = EventDeletion(deleted: [], notFound: [])
         for id in ids {
-            try db.run("DELETE FROM events WHERE id = ?", [.integer(id)])
+            try db.run(sql, [.integer(id)] + visibility)
             if db.changes > 0 {
                 deletion.deleted.append(id)
             } else {
@@ -54,18 +59,32 @@ enum EventQueries {
         return deletion
     }
 
-    // MARK: Reading
-
-    static func event(id: Int64, _ db: SQLiteConnection) throws -> StoredEvent? {
-        try db.queryOne("SELECT \(columns) FROM events WHERE id = ?", [.integer(id)]).map(decode)
+    /// Deletes every event of `userID` (an account being deleted); returns how many.
+    static func deleteAll(ofUser userID: String, _ db: SQLiteConnection) throws -> Int {
+        try db.run("DELETE FROM events WHERE user_id = ?", [.text(userID)])
+        return db.changes
     }
 
-    /// One newest-first page: `limit` events after `cursor` that pass `filter`.
-    static func list(_ filter: EventFilter, limit: Int, after cursor: EventCursor?, _ db: SQLiteConnection) throws
-        -> EventPage
-    {
+    // MARK: Reading
+
+    static func event(id: Int64, viewer: EventViewer, _ db: SQLiteConnection) throws -> StoredEvent? {
+        var conditions = ["id = ?"]
+        var arguments: [SQLiteValue] = [.integer(id)]
+        viewer.appendCondition(to: &conditions, &arguments)
+        return try db.queryOne(
+            "SELECT \(columns) FROM events WHERE " + conditions.joined(separator: " AND "), arguments
+        ).map(decode)
+    }
+
+    /// One newest-first page: at most `limit` events after `cursor` that pass `filter` and that `viewer`
+    /// may see, and no more than `budget` bytes of them (see ``PageCollector``).
+    static func list(
+        _ filter: EventFilter, viewer: EventViewer = .everyone, limit: Int, budget: Int = .max,
+        after cursor: EventCursor?, _ db: SQLiteConnection
+    ) throws -> EventPage {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
+        viewer.appendCondition(to: &conditions, &arguments)
         if let name = filter.name {
             conditions.append("name = ?")
             arguments.append(.text(name))
@@ -87,10 +106,11 @@ enum EventQueries {
         }
         appendKeyset(cursor, to: &conditions, &arguments)
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let rows = try db.query(
+        var collector = PageCollector(limit: limit, budget: budget)
+        try collector.collect(
             "SELECT \(columns) FROM events\(whereClause) ORDER BY ts DESC, id DESC LIMIT ?",
-            arguments + [.integer(Int64(limit + 1))])
-        return try page(rows, limit: limit)
+            arguments + [.integer(Int64(limit + 1))], db)
+        return try collector.page()
     }
 
     /// How `search` finds a page; see ``search(_:limit:after:tuning:_:)``.
@@ -111,49 +131,54 @@ enum EventQueries {
     /// 3. Otherwise (queries of 1-2 characters, or trigrams too common to narrow anything) SQLite scans on
     ///    from where step 1 stopped, to the end of the log if need be.
     static func search(
-        _ query: String, limit: Int, after cursor: EventCursor?, tuning: SearchTuning = SearchTuning(),
-        _ db: SQLiteConnection
+        _ query: String, viewer: EventViewer = .everyone, limit: Int, budget: Int = .max, after cursor: EventCursor?,
+        tuning: SearchTuning = SearchTuning(), _ db: SQLiteConnection
     ) throws -> EventPage {
         let needle = EventSearchText.normalize(query)
-        let scan = try budgetScan(needle, after: cursor, budget: tuning.scanBudget, wanted: limit + 1, db)
-        guard scan.matches.count <= limit, let lastScanned = scan.lastScanned, !scan.reachedEnd else {
-            return try page(scan.matches, limit: limit)
+        var collector = PageCollector(limit: limit, budget: budget)
+        let scan = try budgetScan(needle, viewer: viewer, after: cursor, budget: tuning.scanBudget, &collector, db)
+        guard !collector.isFull, let lastScanned = scan.lastScanned, !scan.reachedEnd else {
+            return try collector.page()
         }
         if let expression = EventSearchText.trigramExpression(needle),
             try candidateCount(expression, cap: tuning.maxCandidates, db) <= tuning.maxCandidates
         {
             var conditions = ["id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ?)", "instr(search, ?) > 0"]
             var arguments: [SQLiteValue] = [.text(expression), .text(needle)]
+            viewer.appendCondition(to: &conditions, &arguments)
             appendKeyset(cursor, to: &conditions, &arguments)
-            let rows = try db.query(
+            var indexed = PageCollector(limit: limit, budget: budget)
+            try indexed.collect(
                 "SELECT \(columns) FROM events WHERE \(conditions.joined(separator: " AND ")) "
                     + "ORDER BY ts DESC, id DESC LIMIT ?",
-                arguments + [.integer(Int64(limit + 1))])
-            return try page(rows, limit: limit)
+                arguments + [.integer(Int64(limit + 1))], db)
+            return try indexed.page()
         }
         var conditions = ["instr(search, ?) > 0"]
         var arguments: [SQLiteValue] = [.text(needle)]
+        viewer.appendCondition(to: &conditions, &arguments)
         appendKeyset(lastScanned, to: &conditions, &arguments)
-        let rest = try db.query(
+        try collector.collect(
             "SELECT \(columns) FROM events WHERE \(conditions.joined(separator: " AND ")) "
                 + "ORDER BY ts DESC, id DESC LIMIT ?",
-            arguments + [.integer(Int64(limit + 1 - scan.matches.count))])
-        return try page(scan.matches + rest, limit: limit)
+            arguments + [.integer(Int64(limit + 1))], db)
+        return try collector.page()
     }
 
     private struct BudgetScan {
-        var matches: [Row] = []
         var lastScanned: EventCursor?
         var reachedEnd = false
     }
 
-    /// Looks at up to `budget` rows newest-first after `cursor`, keeping those that match, until `wanted`
-    /// matched.
+    /// Looks at up to `budget` rows newest-first after `cursor` that `viewer` may see, giving those that
+    /// match to `collector`, until it is full.
     private static func budgetScan(
-        _ needle: String, after cursor: EventCursor?, budget: Int, wanted: Int, _ db: SQLiteConnection
+        _ needle: String, viewer: EventViewer, after cursor: EventCursor?, budget: Int,
+        _ collector: inout PageCollector, _ db: SQLiteConnection
     ) throws -> BudgetScan {
         var conditions: [String] = []
         var arguments: [SQLiteValue] = [.text(needle)]
+        viewer.appendCondition(to: &conditions, &arguments)
         appendKeyset(cursor, to: &conditions, &arguments)
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         var scan = BudgetScan()
@@ -162,14 +187,14 @@ enum EventQueries {
         ) { statement in
             try statement.bind(arguments + [.integer(Int64(budget))])
             var scanned = 0
-            while scan.matches.count < wanted {
+            while !collector.isFull {
                 guard try statement.step() else {
                     scan.reachedEnd = scanned < budget
                     break
                 }
                 scanned += 1
                 if case .integer(let hit) = statement.value(at: 5), hit != 0 {
-                    scan.matches.append(statement.row())
+                    collector.offer(statement.row())
                 }
                 if case .integer(let id) = statement.value(at: 0), case .integer(let millis) = statement.value(at: 2) {
                     scan.lastScanned = EventCursor(timestampMillis: millis, id: id)
@@ -185,19 +210,32 @@ enum EventQueries {
             [.text(expression), .integer(Int64(cap + 1))]) ?? 0
     }
 
-    /// Per-name counts: from the trigger-kept usage table; from `sinceMillis` on, by counting each stored
-    /// name's range in `events_by_name` (index only).
-    static func stats(sinceMillis: Int64?, _ db: SQLiteConnection) throws -> EventStats {
+    /// Per-name counts of the events `viewer` may see: from the trigger-kept usage table; from
+    /// `sinceMillis` on, by counting each visible name's range in `events_by_name` (index only, plus the
+    /// user column when the viewer is one user).
+    static func stats(sinceMillis: Int64?, viewer: EventViewer = .everyone, _ db: SQLiteConnection) throws
+        -> EventStats
+    {
+        var usageConditions: [String] = []
+        var usageArguments: [SQLiteValue] = []
+        if let keys = viewer.usageKeys {
+            usageConditions.append("user_key IN (" + keys.map { _ in "?" }.joined(separator: ", ") + ")")
+            usageArguments += keys.map(SQLiteValue.text)
+        }
+        let usageWhere = usageConditions.isEmpty ? "" : " WHERE " + usageConditions.joined(separator: " AND ")
         let rows: [Row]
         if let since = sinceMillis {
+            var conditions = ["events.name = names.name", "ts >= ?"]
+            var arguments: [SQLiteValue] = [.integer(since)]
+            viewer.appendCondition(to: &conditions, &arguments)
             rows = try db.query(
                 """
-                SELECT name, (SELECT count(*) FROM events WHERE events.name = names.name AND ts >= ?)
-                FROM (SELECT DISTINCT name FROM event_usage) AS names
+                SELECT name, (SELECT count(*) FROM events WHERE \(conditions.joined(separator: " AND ")))
+                FROM (SELECT DISTINCT name FROM event_usage\(usageWhere)) AS names
                 """,
-                [.integer(since)])
+                arguments + usageArguments)
         } else {
-            rows = try db.query("SELECT name, sum(count) FROM event_usage GROUP BY name")
+            rows = try db.query("SELECT name, sum(count) FROM event_usage\(usageWhere) GROUP BY name", usageArguments)
         }
         let counts = try rows.map { EventStats.Count(name: try $0.string(0), count: try $0.int(1)) }
         return EventStats(counts: counts.filter { $0.count > 0 })
@@ -221,15 +259,69 @@ enum EventQueries {
         arguments += [.integer(cursor.timestampMillis), .integer(cursor.timestampMillis), .integer(cursor.id)]
     }
 
-    private static func page(_ rows: [Row], limit: Int) throws -> EventPage {
-        let events = try rows.prefix(limit).map(decode)
-        return EventPage(events: events, nextCursor: rows.count > limit ? events.last?.cursor : nil)
+    /// Collects the rows of one page: at most `limit`, and no more than `budget` bytes as sent (estimated
+    /// from the stored params text, which is already JSON, plus the other members), so that a page of large
+    /// events is shorter rather than larger; it always holds at least one event, and `nextCursor` says
+    /// where the rest starts. Rows are stepped one at a time, so no more than the page is ever held.
+    struct PageCollector {
+        let limit: Int
+        let budget: Int
+        private(set) var rows: [Row] = []
+        private var bytes = 0
+        /// A row was left out (past `limit` or the budget): there is a next page.
+        private(set) var hasMore = false
+
+        init(limit: Int, budget: Int) {
+            self.limit = limit
+            self.budget = budget
+        }
+
+        var isFull: Bool { hasMore }
+
+        /// The bytes of one event on the wire, near enough: params and name as stored, the user id, and the
+        /// rest of the object (`id`, `timestamp`, member names, punctuation).
+        static func estimatedBytes(_ row: Row) -> Int {
+            func length(_ index: Int) -> Int {
+                if case .text(let text) = row[index] { return text.utf8.count }
+                return 0
+            }
+            return length(1) + length(3) + length(4) + 96
+        }
+
+        /// Takes `row` if the page has room for it; otherwise notes that there is more.
+        mutating func offer(_ row: Row) {
+            guard !hasMore else { return }
+            let size = Self.estimatedBytes(row)
+            guard rows.count < limit, rows.isEmpty || bytes + size <= budget else {
+                hasMore = true
+                return
+            }
+            rows.append(row)
+            bytes += size
+        }
+
+        /// Steps `sql` and offers its rows until the page is full.
+        mutating func collect(_ sql: String, _ arguments: [SQLiteValue], _ db: SQLiteConnection) throws {
+            try db.withStatement(sql) { statement in
+                try statement.bind(arguments)
+                while !hasMore, try statement.step() {
+                    offer(statement.row())
+                }
+            }
+        }
+
+        func page() throws -> EventPage {
+            let events = try rows.map(EventQueries.decode)
+            return EventPage(events: events, nextCursor: hasMore ? events.last?.cursor : nil)
+        }
     }
 
-    private static func decode(_ row: Row) throws -> StoredEvent {
+    fileprivate static func decode(_ row: Row) throws -> StoredEvent {
         let params: [String: EventValue]
         do {
-            params = try JSONDecoder().decode([String: EventValue].self, from: Data(try row.string(4).utf8))
+            let decoder = JSONDecoder()
+            decoder.userInfo[EventValue.storedKey] = true
+            params = try decoder.decode([String: EventValue].self, from: Data(try row.string(4).utf8))
         } catch let error as SQLiteError {
             throw error
         } catch {

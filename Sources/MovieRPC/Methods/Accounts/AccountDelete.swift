@@ -2,7 +2,8 @@ import JSONRPC
 import MovieCore
 
 /// `account.delete`: after checking the password, deletes the logged-in account and everything that
-/// belongs to it (favorites, sessions, login-throttle rows), then answers with the login route.
+/// belongs to it (favorites, sessions, login-throttle rows, and their events), then answers with the login
+/// route and how many events went with it.
 public struct AccountDelete: MovieMethod {
     public static let name = "account.delete"
 
@@ -13,12 +14,14 @@ public struct AccountDelete: MovieMethod {
     public struct Result: Encodable, Sendable {
         public var deleted: Bool
         public var route: Route
+        /// The user's events deleted with the account.
+        public var eventsDeleted: Int
     }
 
     public static func handle(
         _ params: Params, server: ServerContext, request: RequestContext
     ) async throws -> Result {
-        try await server.services.accounts.deleteAccount(password: params.password)
-        return Result(deleted: true, route: .login)
+        let eventsDeleted = try await server.services.deleteAccount(password: params.password)
+        return Result(deleted: true, route: .login, eventsDeleted: eventsDeleted)
     }
 }

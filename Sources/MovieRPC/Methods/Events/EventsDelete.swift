@@ -1,8 +1,9 @@
 import JSONRPC
 import MovieCore
 
-/// `events.delete`: deletes stored events by id. Ids that are not stored are listed in `notFound`
-/// rather than failing the call; each id appears once, in request order.
+/// `events.delete`: deletes stored events by id. Ids that are not stored, or are another user's (see
+/// `EventViewer`), are listed in `notFound` rather than failing the call; each id appears once, in
+/// request order.
 public struct EventsDelete: MovieMethod {
     public static let name = "events.delete"
     static let maxIDs = 1000
@@ -20,7 +21,8 @@ public struct EventsDelete: MovieMethod {
         guard (1...maxIDs).contains(params.ids.count) else {
             throw ResponseError.invalidParams("ids must hold 1 to \(maxIDs) event ids", field: "ids")
         }
-        let deletion = try await server.services.events.delete(ids: params.ids)
+        let deletion = try await server.services.events.delete(
+            ids: params.ids, viewer: await server.services.eventViewer())
         return Result(deleted: deletion.deleted, notFound: deletion.notFound)
     }
 }

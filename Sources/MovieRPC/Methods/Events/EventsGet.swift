@@ -1,7 +1,7 @@
 import JSONRPC
 import MovieCore
 
-/// `events.get`: one stored event with all its parameters.
+/// `events.get`: one stored event with all its parameters; another user's event is not found.
 public struct EventsGet: MovieMethod {
     public static let name = "events.get"
 
@@ -12,6 +12,6 @@ public struct EventsGet: MovieMethod {
     public typealias Result = EventWire
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
-        EventWire(try await server.services.events.event(id: params.id))
+        EventWire(try await server.services.events.event(id: params.id, viewer: await server.services.eventViewer()))
     }
 }

@@ -1,9 +1,10 @@
 import JSONRPC
 import MovieCore
 
-/// `events.list`: stored events, newest first, a page at a time, optionally filtered by name, user and
-/// time. Pages are keyset-based: a `nextCursor` stays valid while events are recorded, with no event
-/// repeated and none skipped.
+/// `events.list`: the stored events the caller may see (their own and the anonymous ones, see
+/// `EventViewer`), newest first, a page at a time, optionally filtered by name, user and time. Pages are
+/// keyset-based: a `nextCursor` stays valid while events are recorded, with no event repeated and none
+/// skipped. A page holds at most `limit` events and about 1 MiB of them (`EventLogConfiguration`).
 public struct EventsList: MovieMethod {
     public static let name = "events.list"
 
@@ -11,7 +12,8 @@ public struct EventsList: MovieMethod {
         public var limit: Int?
         public var cursor: String?
         public var name: String?
-        /// Absent: everybody's events; `null`: only the anonymous user's; a string: that user's.
+        /// Absent: every visible event; `null`: only the anonymous user's; a string: that user's (nothing,
+        /// when it is another user's and the scope is not `all`).
         public var user: EventFilter.User
         public var since: String?
         public var until: String?
@@ -46,7 +48,8 @@ public struct EventsList: MovieMethod {
             name: try EventParams.name(params.name), user: params.user,
             sinceMillis: try EventParams.timestamp(params.since, field: "since"),
             untilMillis: try EventParams.timestamp(params.until, field: "until"))
-        let page = try await server.services.events.list(filter, limit: limit, after: cursor)
+        let page = try await server.services.events.list(
+            filter, viewer: await server.services.eventViewer(), limit: limit, after: cursor)
         return EventPageResult(page)
     }
 }

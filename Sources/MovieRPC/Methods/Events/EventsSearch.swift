@@ -1,8 +1,8 @@
 import JSONRPC
 import MovieCore
 
-/// `events.search`: every stored event whose name or a parameter value contains `query`, ignoring case,
-/// newest first, a page at a time (same paging as `events.list`).
+/// `events.search`: every visible stored event (see `EventViewer`) whose name or a parameter value
+/// contains `query`, ignoring case, newest first, a page at a time (same paging as `events.list`).
 ///
 /// Parameter values are compared as text: strings as they are, integers in decimal, other numbers as
 /// printed (`7.5`), `true`/`false`, each array element separately; keys and JSON punctuation are not
@@ -30,7 +30,8 @@ public struct EventsSearch: MovieMethod {
         }
         let limit = try EventParams.limit(params.limit)
         let cursor = try EventParams.cursor(params.cursor)
-        let page = try await server.services.events.search(params.query, limit: limit, after: cursor)
+        let page = try await server.services.events.search(
+            params.query, viewer: await server.services.eventViewer(), limit: limit, after: cursor)
         return EventPageResult(page)
     }
 }

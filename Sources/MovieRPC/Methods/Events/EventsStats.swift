@@ -1,8 +1,8 @@
 import JSONRPC
 import MovieCore
 
-/// `events.stats`: how many events of each name are stored (or were stored since `since`), most
-/// frequent first.
+/// `events.stats`: how many of the visible events (see `EventViewer`) of each name are stored (or were
+/// stored since `since`), most frequent first.
 public struct EventsStats: MovieMethod {
     public static let name = "events.stats"
 
@@ -22,7 +22,8 @@ public struct EventsStats: MovieMethod {
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
         let since = try EventParams.timestamp(params.since, field: "since")
-        let stats = try await server.services.events.stats(sinceMillis: since)
+        let stats = try await server.services.events.stats(
+            sinceMillis: since, viewer: await server.services.eventViewer())
         return Result(counts: stats.counts.map { Count(name: $0.name, count: $0.count) }, total: stats.total)
     }
 }
