@@ -59,3 +59,10 @@ def test_status_messages_are_cleaned_capped_and_redacted(live, tmdb, status, cod
     assert_clean(info.value.message)
     assert "<redacted>" in info.value.message, info.value.message
 
+
+def test_negative_totals_are_clamped_to_zero(live, tmdb):
+    tmdb.answer_raw(200, json.dumps({"page": 1, "results": [], "total_pages": -3, "total_results": -1}).encode())
+    page = live.call("movies.popular", page=1, cachePolicy="networkOnly")
+    assert page["totalPages"] == 0 and page["totalResults"] == 0
+    byGenre = live.call("movies.byGenre", genreId=18, cachePolicy="networkOnly")
+    assert byGenre["totalPages"] == 0 and byGenre["totalResults"] == 0
