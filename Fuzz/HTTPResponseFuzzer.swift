@@ -1,8 +1,9 @@
 // A libFuzzer target for HTTPResponseParser, which reads untrusted bytes from TMDB, Firebase or a proxy.
 //
 // Built by scripts/fuzz.sh with `swiftc -sanitize=fuzzer,address -parse-as-library` on this file plus the
-// parser and HTTPTransportError (the only HTTPTransport files it needs) as one module (no SwiftPM). Any
-// violated invariant traps with `fatalError`, which libFuzzer reports as a crash and saves as a reproducer.
+// parser, HTTPTransportError and the redirect sources (RedirectPolicy, RedirectRule, AddressClass, HTTPOrigin
+// and the request/response types) as one module (no SwiftPM). Any violated invariant traps with
+// `fatalError`, which libFuzzer reports as a crash and saves as a reproducer.
 //
 // Input layout: byte 0 picks the options (bit 0: HEAD request, bit 1: CONNECT request, bits 2-3: header
 // limit, bits 4-5: body limit; 0 is a plain GET with the default limits), byte 1 seeds the chunking,
@@ -26,6 +27,10 @@
 //     (ASCII, any case, OWS around); a response with neither completes only at the end of the stream.
 //  5. Reuse: a connection is not reusable after a body that ran to the end of the stream or when bytes
 //     followed the response.
+//  6. Redirects: a complete 3xx with a Location, answering an image download from a public https host under
+//     `RedirectRule.sameHost(or: ["cdn.example"])`, is followed only to https, only to that host or
+//     cdn.example, never to an IP literal or name of a non-public place (loopback, private, link-local,
+//     metadata), and without `Authorization` to another host; classifying any Location's host never traps.
 
 import Foundation
 
@@ -203,6 +208,34 @@ private func checkResponse(_ response: ParsedHTTPResponse, completedBeforeEnd: B
     if hasExcessBytes && response.connectionReusable { fatalError("bytes followed the response, yet reusable") }
 }
 
+// MARK: Redirects
+
+private let imageRequest = HTTPRequest(
+    // safe: a constant URL that parses.
+    url: URL(string: "https://image.tmdb.org/t/p/w92/a.jpg")!, headers: ["Authorization": "Bearer x"],
+    redirects: .sameHost(or: ["cdn.example"]))
+
+private func checkRedirect(_ parsed: ParsedHTTPResponse) {
+    let response = HTTPResponse(statusCode: parsed.statusCode, headers: parsed.headers, body: parsed.body)
+    if let location = response.value(forHeader: "Location"),
+       let host = URL(string: location, relativeTo: imageRequest.url)?.host {
+        _ = AddressClass.literal(host)
+    }
+    guard let next = RedirectPolicy.nextRequest(after: response, to: imageRequest),
+          RedirectPolicy.allows(next.url, by: imageRequest.redirects, from: imageRequest.url, startedAt: .publicInternet)
+    else { return }
+    guard let origin = try? HTTPOrigin(url: next.url) else { fatalError("followed to an unusable URL \(next.url)") }
+    if origin.scheme != .https { fatalError("followed from https to \(next.url)") }
+    let host = RedirectRule.normalized(origin.host)
+    if host != "image.tmdb.org" && host != "cdn.example" { fatalError("followed to \(origin.host)") }
+    if let literal = AddressClass.literal(origin.host), !literal.isPublic {
+        fatalError("followed to \(origin.host), a \(literal) address")
+    }
+    if host != "image.tmdb.org" && next.value(forHeader: "Authorization") != nil {
+        fatalError("Authorization sent on to \(origin.host)")
+    }
+}
+
 // MARK: Entry point
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -234,6 +267,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if case .success(let response) = whole.final {
         checkResponse(response, completedBeforeEnd: whole.responseBeforeEnd != nil,
                       hasExcessBytes: whole.hasExcessBytes, stream: stream, options: options)
+        checkRedirect(response)
     }
     return 0
 }

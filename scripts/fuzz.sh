@@ -57,6 +57,10 @@ EOF
 
 # The HTTP target's sources: the response parser and the one HTTPTransport type it references.
 HTTP_FUZZ_SOURCES=(Sources/HTTPTransport/Parsing/HTTPResponseParser.swift Sources/HTTPTransport/HTTPTransportError.swift
+    Sources/HTTPTransport/Requests/RedirectPolicy.swift Sources/HTTPTransport/Requests/RedirectRule.swift
+    Sources/HTTPTransport/Requests/AddressClass.swift Sources/HTTPTransport/Requests/HTTPOrigin.swift
+    Sources/HTTPTransport/HTTPRequest.swift Sources/HTTPTransport/HTTPResponse.swift
+    Sources/HTTPTransport/HTTPHeaderLookup.swift Sources/HTTPTransport/HTTPMethod.swift
     Fuzz/HTTPResponseFuzzer.swift)
 
 # build_fuzz_target NAME MODULE SOURCE...: builds $FUZZ_BUILD_DIR/NAME unless it is newer than every source.

@@ -13,13 +13,23 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// The request body, if any.
     public var body: Data?
+    /// Where redirects may lead (by default wherever ``RedirectPolicy`` allows).
+    public var redirects: RedirectRule
+    /// The largest response body accepted, in bytes; a longer one fails while it is read (before it is
+    /// buffered) with `URLError.dataLengthExceedsMaximum`. nil: the transport's own limit (64 MiB).
+    public var maxResponseBytes: Int?
 
     /// Creates a request; by default a `GET` with no headers and no body.
-    public init(url: URL, method: HTTPMethod = .get, headers: [String: String] = [:], body: Data? = nil) {
+    public init(
+        url: URL, method: HTTPMethod = .get, headers: [String: String] = [:], body: Data? = nil,
+        redirects: RedirectRule = .unrestricted, maxResponseBytes: Int? = nil
+    ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.body = body
+        self.redirects = redirects
+        self.maxResponseBytes = maxResponseBytes
     }
 
     /// The value of the header named `name`, compared case-insensitively.

@@ -53,6 +53,14 @@ public enum HTTPTransportError: Error, Sendable, Hashable {
     }
 }
 
+extension HTTPTransportError {
+    /// The response was longer than the request's ``HTTPRequest/maxResponseBytes`` allows (or its header
+    /// block longer than 64 KiB); it was abandoned while being read.
+    public static let responseTooLarge = HTTPTransportError(.dataLengthExceedsMaximum)
+    /// More than ``RedirectPolicy/maxRedirects`` redirects in a row, or one back to a URL already visited.
+    public static let tooManyRedirects = HTTPTransportError(.httpTooManyRedirects)
+}
+
 extension HTTPTransportError: CustomStringConvertible {
     /// A short description with the code only.
     public var description: String {

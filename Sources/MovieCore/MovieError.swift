@@ -22,6 +22,8 @@ public enum MovieError: Error, Sendable, Equatable {
     case rateLimited(retryAfter: Double?)
     /// The local database could not be written or read.
     case storage(StorageProblem)
+    /// The image server answered, but with something the image cache does not store.
+    case imageRejected(ImageProblem)
 }
 
 /// One invalid field and what is wrong with it, in words a form can show.

@@ -16,6 +16,8 @@ public struct ServicesConfiguration: Sendable {
     public var tmdbBaseURL: URL?
     /// Base of image URLs for downloads (`https://image.tmdb.org/t/p/`); overridable for tests.
     public var imageBaseURL: String = ImageCache.defaultBaseURL
+    /// Hosts besides the image host that image downloads may be redirected to.
+    public var imageRedirectHosts: [String] = []
     /// Seconds per request, redirects included (fractions work).
     public var tmdbTimeoutSeconds: Double
     /// The longest `Retry-After` honoured for TMDB's 429 before giving up.
@@ -89,7 +91,7 @@ public final class MovieServices: Sendable {
         }
         images = ImageCache(
             directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
-            http: SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
+            redirectHosts: configuration.imageRedirectHosts, http: SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
         accounts = AccountService(
             store: AccountStore(database: store.database, sealer: Self.tokenSealer(configuration.firebase)),
             hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)

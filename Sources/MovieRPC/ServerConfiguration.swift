@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var tmdbMaxRetryAfter: Double = 10
     public var offlineWindow: Double = 15
     public var imageBaseURL: String?
+    /// `MOVIE_RPC_IMAGE_HOSTS`: hosts besides the image host that `images.fetch` may be redirected to.
+    public var imageRedirectHosts: [String] = []
     /// `MOVIE_RPC_MAX_EVENTS`: the most events the activity log keeps (default 1,000,000).
     public var maxEvents: Int = 1_000_000
     /// `MOVIE_RPC_RECORD_EVENTS=0`: record no activity events (events.add still works).
@@ -57,6 +59,8 @@ public struct ServerConfiguration: Sendable {
             configuration.tmdbMaxRetryAfter = seconds
         }
         configuration.imageBaseURL = value("TMDB_IMAGE_BASE_URL")
+        configuration.imageRedirectHosts = (value("MOVIE_RPC_IMAGE_HOSTS") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         if let seconds = value("MOVIE_RPC_OFFLINE_WINDOW").flatMap(Double.init) { configuration.offlineWindow = seconds }
         if let count = value("MOVIE_RPC_MAX_EVENTS").flatMap(Int.init), count > 0 { configuration.maxEvents = count }
         if let flag = value("MOVIE_RPC_RECORD_EVENTS") {
@@ -91,6 +95,7 @@ public struct ServerConfiguration: Sendable {
             dataDirectory: dataDirectory, tmdbCredential: credential, tmdbBaseURL: tmdbBaseURL,
             tmdbTimeoutSeconds: tmdbTimeoutSeconds, tmdbMaxRetryAfter: tmdbMaxRetryAfter, offlineWindow: offlineWindow)
         if let imageBaseURL { services.imageBaseURL = imageBaseURL }
+        services.imageRedirectHosts = imageRedirectHosts
         services.maxEvents = maxEvents
         services.recordEvents = recordEvents
         services.eventsScope = eventsScope

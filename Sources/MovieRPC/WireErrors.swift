@@ -15,6 +15,7 @@ extension ErrorCode {
     public static let upstreamUnauthorized = ErrorCode(rawValue: -32032)
     public static let rateLimited = ErrorCode(rawValue: -32033)
     public static let storageError = ErrorCode(rawValue: -32040)
+    public static let imageRejected = ErrorCode(rawValue: -32034)
 }
 
 /// The one place where errors become wire errors. Anything not listed is an internal error whose
@@ -81,6 +82,10 @@ public enum WireErrors {
             return ResponseError(
                 code: .storageError, message: problem.message,
                 data: ["kind": "storageError", "reason": .string(problem.rawValue)])
+        case .imageRejected(let problem):
+            var data: [String: JSONValue] = ["kind": "imageRejected", "reason": .string(problem.rawValue)]
+            if problem == .tooLarge { data["limit"] = .int(ImageCache.maxBytes) }
+            return ResponseError(code: .imageRejected, message: problem.message, data: .object(data))
         }
     }
 }

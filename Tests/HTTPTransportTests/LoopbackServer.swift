@@ -30,6 +30,7 @@ final class LoopbackServer: Sendable {
     }
 
     let port: Int
+    let host: String
     private let listener: Int32
     private let handler: @Sendable (Request) -> Action
     private struct State {
@@ -41,12 +42,14 @@ final class LoopbackServer: Sendable {
 
     private let state = Mutex(State())
 
-    init(handler: @escaping @Sendable (Request) -> Action) throws {
+    /// - Parameter host: the loopback address to listen on (`127.0.0.2` is another host on the same `lo`).
+    init(host: String = "127.0.0.1", handler: @escaping @Sendable (Request) -> Action) throws {
+        self.host = host
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -65,7 +68,7 @@ final class LoopbackServer: Sendable {
         thread.start()
     }
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    var baseURL: String { "http://\(host):\(port)" }
     var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
     var requests: [Request] { state.withLock { $0.requests } }
 

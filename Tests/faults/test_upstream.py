@@ -133,3 +133,111 @@ def test_catalog_under_cycling_upstream_faults(make_client, live_env, tmdb):
     assert client.call("movies.popular", page=1, cachePolicy="networkOnly")["source"] == "network"
     assert client.call("genres.list", cachePolicy="networkOnly")["source"] == "network"
     assert "-32603" not in client.stderr_tail()
+
+
+# -- images.fetch against an image server that turns hostile ------------------------------------------------
+
+IMAGE_RUN_SECONDS = 12.0
+IMAGE_CODES = {-32034, -32030, -32031, -32021, -32800}
+JPEG_MAGIC = b"\xff\xd8\xff"
+
+
+def hostile_answers(other_host) -> dict:
+    """Every way an image server (or whoever it redirects to) can misbehave, by name."""
+    from fake_images import jpeg, redirect
+
+    big = b"\xff" * (21 << 20)
+    return {
+        "healthy": jpeg,
+        "other-host": redirect(other_host.url("/stolen.jpg")),
+        "loop": redirect("/t/p/w92/loop-a.jpg"),
+        "html": lambda: (200, {"Content-Type": "text/html"}, b"<html>admin</html>"),
+        "escapes": lambda: (200, {"Content-Type": "image/\x1b[2Jx"}, b"\xff\xd8\xff\xd9"),
+        "empty": lambda: (200, {"Content-Type": "image/jpeg"}, b""),
+        "no-content": lambda: (204, {}, b""),
+        "oversized": lambda: (200, {"Content-Type": "image/jpeg"}, big),
+        "missing": lambda: (404, {"Content-Type": "text/plain"}, b"no"),
+        "failing": lambda: (503, {"Content-Type": "text/plain"}, b"busy"),
+    }
+
+
+def test_images_under_cycling_hostile_image_servers(make_client, home, tmp_path):
+    """While a timer thread switches the image server between healthy answers, redirects to another host
+    (127.0.0.2) and in a loop, non-image types, escapes in Content-Type, empty and 204 answers, 21 MiB
+    bodies, 404 and 503, four clients fetch images. Every answer is an image file that holds what the
+    healthy server sent, or one of the documented errors; 127.0.0.2 never sees a request; the cache holds
+    only real images and no link; the server is alive and fetches normally at the end."""
+    from fake_images import ImageServer, redirect
+
+    try:
+        other_host = ImageServer("127.0.0.2")
+    except OSError as error:
+        import pytest
+        pytest.skip("127.0.0.2 is not served on lo here: %s" % error)
+    images = ImageServer("127.0.0.1")
+    answers = hostile_answers(other_host)
+    images.routes["/t/p/w92/loop-a.jpg"] = redirect("/t/p/w92/loop-b.jpg")
+    images.routes["/t/p/w92/loop-b.jpg"] = redirect("/t/p/w92/loop-a.jpg")
+    current = {"answer": "healthy"}
+    for number in range(40):
+        images.routes["/t/p/w92/p%d.jpg" % number] = lambda: answers[current["answer"]]()
+    client = make_client(env={"TMDB_IMAGE_BASE_URL": images.base, "MOVIE_RPC_TMDB_TIMEOUT": "5"})
+    outcomes = collections.Counter()
+    failures = []
+    halt = threading.Event()
+    end = time.monotonic() + IMAGE_RUN_SECONDS
+
+    def cycle() -> None:
+        names = sorted(answers)
+        index = 0
+        while not halt.wait(0.3):
+            current["answer"] = names[index % len(names)]
+            index += 1
+        current["answer"] = "healthy"
+
+    def work(seed: int) -> None:
+        rng = random.Random(seed)
+        while time.monotonic() < end and not failures:
+            path = "/p%d.jpg" % rng.randrange(40)
+            try:
+                image = client.wait(client.request_async("images.fetch", {"path": path, "size": "w92"}), timeout=30)
+                outcomes["result"] += 1
+                with open(image["file"], "rb") as file:
+                    if not file.read(3) == JPEG_MAGIC or image["contentType"] != "image/jpeg":
+                        failures.append("%s: stored something that is not the image: %r" % (path, image))
+            except RpcTimeout:
+                failures.append("%s: no answer within 30 s" % path)
+            except RpcError as error:
+                outcomes[error.code] += 1
+                if error.code not in IMAGE_CODES or "\x1b" in error.message:
+                    failures.append("%s: unexpected error %r" % (path, error))
+            except Exception as error:
+                failures.append("%s: %r" % (path, error))
+
+    cycler = threading.Thread(target=cycle, daemon=True)
+    cycler.start()
+    workers = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
+    try:
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(IMAGE_RUN_SECONDS + 60)
+            assert not worker.is_alive(), "a client thread is stuck"
+    finally:
+        halt.set()
+        cycler.join(5)
+    try:
+        print("outcomes:", dict(outcomes))
+        assert not failures, failures[:10]
+        assert other_host.hits() == 0, "a redirect reached another host"
+        assert outcomes["result"] > 0 and outcomes[-32034] > 0, outcomes
+        for path in (home / "images").rglob("*"):
+            assert not path.is_symlink(), path
+            if path.is_file():
+                assert path.read_bytes()[:3] == JPEG_MAGIC, path
+        assert client.returncode is None, "the server died:\n%s" % client.stderr_tail()
+        images.routes["/t/p/w92/after.jpg"] = answers["healthy"]
+        assert client.call("images.fetch", path="/after.jpg", size="w92")["source"] == "network"
+    finally:
+        images.stop()
+        other_host.stop()

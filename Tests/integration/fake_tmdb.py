@@ -121,6 +121,7 @@ class FakeTMDB:
         self.fault_times: int | None = None
         self.retry_after: int | None = 1
         self.delay = 0.0
+        self.raw_response: tuple[int, bytes] = (200, b"{}")
         self._server: socketserver.ThreadingTCPServer | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[socket.socket] = set()
@@ -139,6 +140,12 @@ class FakeTMDB:
         """fault: None, "401", "404", "429", "500", "503", "slow", "drop", "garbage"; times: how many calls."""
         with self.lock:
             self.fault, self.fault_times, self.retry_after, self.delay = fault, times, retry_after, delay
+
+    def answer_raw(self, status: int, body: bytes, times: int | None = None):
+        """Every API call (or the next `times`) answers `status` with `body` as given: hostile upstreams."""
+        with self.lock:
+            self.raw_response = (status, body)
+        self.set_fault("raw", times=times)
 
     def count(self, prefix: str) -> int:
         with self.lock:
@@ -227,6 +234,8 @@ class FakeTMDB:
             except OSError:
                 pass
             return
+        elif fault == "raw":
+            return self._send(h, *self.raw_response)
         elif fault == "garbage":
             return self._send(h, 200, b'{"page": 1, "results": [ {"id": ', "application/json")
         elif fault in ("500", "503"):

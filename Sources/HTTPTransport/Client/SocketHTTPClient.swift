@@ -52,34 +52,65 @@ public final class SocketHTTPClient: HTTPClient {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let deadline = Deadline(secondsFromNow: timeoutSeconds)
         var current = request
-        var redirects = 0
+        var addresses = AddressRequirement.any
+        var visited: Set<String> = [request.url.absoluteString]
+        var start: AddressClass?
+        var previous: HTTPResponse?
         while true {
             let origin = try HTTPOrigin(url: current.url)
-            let response = try await connectionLimit.withSlot(for: origin) { [current] in
-                try await exchangeOnIOThread(current, to: origin, deadline: deadline)
+            let answer: Answer
+            do {
+                answer = try await connectionLimit.withSlot(for: origin) { [current, addresses] in
+                    try await exchangeOnIOThread(current, to: origin, addresses: addresses, deadline: deadline)
+                }
+            } catch is TCPConnector.AddressNotAdmitted {
+                // Only a redirect's hop is restricted: the redirect is not followed, and its 3xx is the answer.
+                guard let previous else { throw HTTPTransportError(.cannotConnectToHost) }
+                return previous
             }
-            guard let next = RedirectPolicy.nextRequest(after: response, to: current) else { return response }
-            redirects += 1
-            guard redirects <= RedirectPolicy.maxRedirects else {
-                throw HTTPTransportError(.httpTooManyRedirects)
-            }
+            let startedAt = start ?? answer.addressClass
+            start = startedAt
+            guard let next = RedirectPolicy.nextRequest(after: answer.response, to: current),
+                  RedirectPolicy.allows(next.url, by: request.redirects, from: request.url, startedAt: startedAt)
+            else { return answer.response }
+            // A URL seen before is a loop: it would only come round again until the limit.
+            guard visited.insert(next.url.absoluteString).inserted, visited.count <= RedirectPolicy.maxRedirects + 1
+            else { throw HTTPTransportError.tooManyRedirects }
+            addresses = request.redirects.allowsNonPublicAddresses || !startedAt.isPublic ? .any : .publicOnly
+            previous = answer.response
             current = next
         }
+    }
+
+    /// Which addresses one exchange may connect to.
+    private enum AddressRequirement: Sendable {
+        case any
+        /// Only ``AddressClass/publicInternet``: a redirect's hop after a request that started there.
+        case publicOnly
+
+        func admits(_ addressClass: AddressClass) -> Bool { self == .any || addressClass.isPublic }
+    }
+
+    /// A response, and the class of the address it came from.
+    private struct Answer: Sendable {
+        var response: HTTPResponse
+        var addressClass: AddressClass
     }
 
     /// Runs one exchange on a thread of its own and waits for it without holding a cooperative thread.
     /// Cancelling the task wakes that thread, which then throws `CancellationError`.
     private func exchangeOnIOThread(
-        _ request: HTTPRequest, to origin: HTTPOrigin, deadline: Deadline
-    ) async throws -> HTTPResponse {
+        _ request: HTTPRequest, to origin: HTTPOrigin, addresses: AddressRequirement, deadline: Deadline
+    ) async throws -> Answer {
         let cancellation = try RequestCancellation()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
                 // A serial queue of its own targets libdispatch's overcommitting pool: blocking in it never
                 // starves other work, and its thread is reused rather than created per request.
                 DispatchQueue(label: "movie-rpc.http-exchange").async {
                     let result = Result {
-                        try self.exchange(request, to: origin, deadline: deadline, cancellation: cancellation)
+                        try self.exchange(
+                            request, to: origin, addresses: addresses, deadline: deadline, cancellation: cancellation)
                     }
                     cancellation.finish()
                     continuation.resume(with: result)  // the only resume, on every path
@@ -93,8 +124,9 @@ public final class SocketHTTPClient: HTTPClient {
     // MARK: On the I/O thread
 
     private func exchange(
-        _ request: HTTPRequest, to origin: HTTPOrigin, deadline: Deadline, cancellation: RequestCancellation
-    ) throws -> HTTPResponse {
+        _ request: HTTPRequest, to origin: HTTPOrigin, addresses: AddressRequirement, deadline: Deadline,
+        cancellation: RequestCancellation
+    ) throws -> Answer {
         try cancellation.check()
         let proxy = proxies.proxy(for: origin)
         // A plain-HTTP proxy gets the whole URL and its credentials; an https origin is reached through a
@@ -103,11 +135,18 @@ public final class SocketHTTPClient: HTTPClient {
         let bytes = RequestHead.bytes(
             for: request, origin: origin, absoluteForm: viaHTTPProxy,
             proxyAuthorization: viaHTTPProxy ? proxy?.authorization : nil)
+        let limit = max(0, request.maxResponseBytes ?? HTTPResponseParser.defaultMaxBodyBytes)
 
         if let pooled = pool.take(origin) {
+            guard addresses.admits(pooled.addressClass) else {
+                pool.put(pooled)
+                throw TCPConnector.AddressNotAdmitted()
+            }
             do {
-                return try exchange(bytes, method: request.method, on: pooled, deadline: deadline,
-                                    cancellation: cancellation)
+                let response = try exchange(
+                    bytes, method: request.method, maxBodyBytes: limit, on: pooled, deadline: deadline,
+                    cancellation: cancellation)
+                return Answer(response: response, addressClass: pooled.addressClass)
             } catch let failure as ExchangeFailure where failure.beforeAnyResponseByte && request.method.isIdempotent
                 && failure.error as? HTTPTransportError == HTTPTransportError(.networkConnectionLost)
             {
@@ -117,10 +156,13 @@ public final class SocketHTTPClient: HTTPClient {
                 throw failure.error
             }
         }
-        let connection = try open(origin, through: proxy, deadline: deadline, cancellation: cancellation)
+        let connection = try open(
+            origin, through: proxy, addresses: addresses, deadline: deadline, cancellation: cancellation)
         do {
-            return try exchange(bytes, method: request.method, on: connection, deadline: deadline,
-                                cancellation: cancellation)
+            let response = try exchange(
+                bytes, method: request.method, maxBodyBytes: limit, on: connection, deadline: deadline,
+                cancellation: cancellation)
+            return Answer(response: response, addressClass: connection.addressClass)
         } catch let failure as ExchangeFailure {
             throw failure.error
         }
@@ -135,10 +177,10 @@ public final class SocketHTTPClient: HTTPClient {
     /// Writes the request and reads its response; the connection goes back to the pool only if the response
     /// came complete and the server keeps the connection open.
     private func exchange(
-        _ bytes: [UInt8], method: HTTPMethod, on connection: HTTPConnection, deadline: Deadline,
+        _ bytes: [UInt8], method: HTTPMethod, maxBodyBytes: Int, on connection: HTTPConnection, deadline: Deadline,
         cancellation: RequestCancellation
     ) throws -> HTTPResponse {
-        var parser = HTTPResponseParser(isHeadRequest: method == .head)
+        var parser = HTTPResponseParser(isHeadRequest: method == .head, maxBodyBytes: maxBodyBytes)
         do {
             try connection.write(bytes, deadline: deadline, cancellation: cancellation)
             try Self.readResponse(into: &parser, from: connection, deadline: deadline, cancellation: cancellation)
@@ -177,15 +219,26 @@ public final class SocketHTTPClient: HTTPClient {
         }
     }
 
-    /// A new connection to `origin`, directly or through `proxy`, with TLS for `https`.
+    /// A new connection to `origin`, directly or through `proxy`, with TLS for `https`. Directly, only to
+    /// addresses `addresses` admits; through a proxy, which resolves the name itself, the origin's host is
+    /// judged by its literal form (by ``RedirectPolicy/allows(_:by:from:startedAt:)``, before this).
     private func open(
-        _ origin: HTTPOrigin, through proxy: ProxyConfiguration.Proxy?, deadline: Deadline,
-        cancellation: RequestCancellation
+        _ origin: HTTPOrigin, through proxy: ProxyConfiguration.Proxy?, addresses: AddressRequirement,
+        deadline: Deadline, cancellation: RequestCancellation
     ) throws -> HTTPConnection {
-        let endpoint = proxy?.origin ?? origin
-        let socket = try TCPConnector.connect(
-            host: endpoint.host, port: endpoint.port, deadline: deadline, cancellation: cancellation)
-        let connection = HTTPConnection(origin: origin, socket: socket)
+        let connection: HTTPConnection
+        if let proxy {
+            let socket = try TCPConnector.connect(
+                host: proxy.origin.host, port: proxy.origin.port, deadline: deadline, cancellation: cancellation)
+            connection = HTTPConnection(
+                origin: origin, socket: socket.socket,
+                addressClass: AddressClass.literal(origin.host) ?? .publicInternet)
+        } else {
+            let socket = try TCPConnector.connect(
+                host: origin.host, port: origin.port, deadline: deadline, cancellation: cancellation,
+                admits: addresses.admits)
+            connection = HTTPConnection(origin: origin, socket: socket.socket, addressClass: socket.addressClass)
+        }
         do {
             if origin.scheme == .https {
                 if let proxy {

@@ -10,15 +10,19 @@ import Musl
 // it can move between them.
 final class HTTPConnection: @unchecked Sendable {
     let origin: HTTPOrigin
+    /// The class of the origin's address: the one connected to, or through a proxy the origin's host if it
+    /// is a literal (else public: only the proxy knows).
+    let addressClass: AddressClass
     private let socket: Int32
     private var tls: TLSSession?
     private var isClosed = false
     /// When the connection last went idle; the pool drops it 30 s later.
     var idleSince = ContinuousClock.now
 
-    init(origin: HTTPOrigin, socket: Int32) {
+    init(origin: HTTPOrigin, socket: Int32, addressClass: AddressClass) {
         self.origin = origin
         self.socket = socket
+        self.addressClass = addressClass
     }
 
     deinit {

@@ -6,14 +6,17 @@ import Musl
 
 /// Resolves a host and opens a non-blocking TCP connection to the first of its addresses that accepts.
 enum TCPConnector {
-    /// Returns a connected, non-blocking socket (`TCP_NODELAY` set) to `host`:`port`.
+    /// Returns a connected, non-blocking socket (`TCP_NODELAY` set) to `host`:`port`, and the class of the
+    /// address it is connected to.
     ///
     /// `getaddrinfo` blocks, so this runs on the request's I/O thread, never on the cooperative pool.
+    /// - Parameter admits: which addresses may be connected to; the others are skipped without a packet sent.
     /// - Throws: `URLError.cannotFindHost` (no address), `.cannotConnectToHost` (refused or unreachable),
-    ///   `.timedOut`, or `CancellationError`.
-    static func connect(host: String, port: Int, deadline: Deadline, cancellation: RequestCancellation) throws
-        -> Int32
-    {
+    ///   `.timedOut`, ``AddressNotAdmitted`` (every address was refused by `admits`), or `CancellationError`.
+    static func connect(
+        host: String, port: Int, deadline: Deadline, cancellation: RequestCancellation,
+        admits: (AddressClass) -> Bool = { _ in true }
+    ) throws -> (socket: Int32, addressClass: AddressClass) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -25,12 +28,15 @@ enum TCPConnector {
         defer { freeaddrinfo(first) }
         try cancellation.check()
 
-        var lastError = HTTPTransportError(.cannotConnectToHost)
+        var lastError: any Error = AddressNotAdmitted()
         var cursor: UnsafeMutablePointer<addrinfo>? = first
         while let address = cursor {
             cursor = address.pointee.ai_next
+            guard let socketAddress = address.pointee.ai_addr else { continue }
+            let addressClass = AddressClass.of(socketAddress)
+            guard admits(addressClass) else { continue }
             do {
-                return try connect(to: address.pointee, deadline: deadline, cancellation: cancellation)
+                return (try connect(to: address.pointee, deadline: deadline, cancellation: cancellation), addressClass)
             } catch let error as HTTPTransportError where error != HTTPTransportError(.timedOut) {
                 lastError = error  // refused or unreachable: the next address may answer
             }
@@ -64,6 +70,9 @@ enum TCPConnector {
             throw error
         }
     }
+
+    /// Every address of the host was of a class the caller does not admit; nothing was sent.
+    struct AddressNotAdmitted: Error {}
 
     /// Refused, unreachable or anything else at connect time: the host cannot be reached.
     private static func connectError(_ code: Int32) -> HTTPTransportError {

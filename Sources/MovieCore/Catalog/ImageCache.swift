@@ -5,11 +5,17 @@ import TMDB
 /// Posters and backdrops downloaded once into `<data directory>/images/<size>/<file>`, the role an
 /// image library plays in the app. Concurrent requests for one image share one download; a file already
 /// on disk is served without the network.
+///
+/// A download is refused (``ImageProblem``, never cached) when it is larger than ``maxBytes`` (stopped while
+/// it streams in), empty, not `image/*`, or redirected to another host than the image host and the
+/// configured `redirectHosts`, or into the local network when the image host is not there itself. The
+/// files are handled by ``ImageFolder``, which never follows a link.
 public actor ImageCache {
     public struct Image: Sendable, Equatable {
         public var file: String
         public var url: String
         public var bytes: Int
+        /// One of ``knownTypes``' values, never the server's header as sent.
         public var contentType: String
         public var source: CatalogSourceKind
     }
@@ -17,16 +23,22 @@ public actor ImageCache {
     public static let sizes = Set(TMDBClient.posterSizes + TMDBClient.backdropSizes)
     public static let defaultBaseURL = "https://image.tmdb.org/t/p/"
     /// Images larger than this are refused (posters are well under 1 MiB; originals a few MiB).
-    static let maxBytes = 20 * 1024 * 1024
+    public static let maxBytes = 20 * 1024 * 1024
 
-    private let directory: String
+    private let folder: ImageFolder
     private let baseURL: String
+    private let redirects: RedirectRule
     private let http: any HTTPClient
     private var downloads: [String: Task<Image, any Error>] = [:]
 
-    public init(directory: DataDirectory, baseURL: String = ImageCache.defaultBaseURL, http: any HTTPClient) {
-        self.directory = directory.file("images")
+    /// - Parameter redirectHosts: hosts besides the image host that a download may be redirected to.
+    public init(
+        directory: DataDirectory, baseURL: String = ImageCache.defaultBaseURL, redirectHosts: [String] = [],
+        http: any HTTPClient
+    ) {
+        folder = ImageFolder(dataDirectory: directory)
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        redirects = .sameHost(or: redirectHosts)
         self.http = http
     }
 
@@ -44,62 +56,80 @@ public actor ImageCache {
 
     public func fetch(path: String, size: String) async throws -> Image {
         let url = baseURL + size + path
-        let file = (directory as NSString).appendingPathComponent(size + path)
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-            let bytes = attributes[.size] as? Int
-        {
+        let name = String(path.dropFirst())
+        let file = folder.path(size: size, name: name)
+        if let bytes = try await folder.cachedBytes(size: size, name: name) {
             return Image(file: file, url: url, bytes: bytes, contentType: Self.contentType(path), source: .cache)
         }
         if let running = downloads[url] { return try await running.value }
         let http = self.http
-        let task = Task { try await Self.download(url: url, to: file, path: path, http: http) }
+        guard let requestURL = URL(string: url) else { throw MovieError.notFound("image \(path)") }
+        let request = HTTPRequest(url: requestURL, redirects: redirects, maxResponseBytes: Self.maxBytes)
+        let folder = self.folder
+        let task = Task {
+            let (bytes, type) = try await Self.download(request, path: path, http: http)
+            try await folder.store(bytes, size: size, name: name)
+            return Image(file: file, url: url, bytes: bytes.count, contentType: type, source: .network)
+        }
         downloads[url] = task
         defer { downloads[url] = nil }
         return try await task.value
     }
 
-    private static func download(url: String, to file: String, path: String, http: any HTTPClient) async throws -> Image {
-        guard let requestURL = URL(string: url) else { throw MovieError.notFound("image \(path)") }
+    /// The image's bytes and its type, or the reason it is refused.
+    private static func download(_ request: HTTPRequest, path: String, http: any HTTPClient) async throws
+        -> (Data, String)
+    {
         let response: HTTPResponse
         do {
-            response = try await http.send(HTTPRequest(url: requestURL))
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch let error as HTTPTransportError {
-            if case .cancelled = error { throw CancellationError() }
-            throw MovieError.offlineNotCached("image \(path)")
+            response = try await http.send(request)
+        } catch {
+            switch HTTPTransportError(error) {
+            case .cancelled: throw CancellationError()
+            case .responseTooLarge: throw MovieError.imageRejected(.tooLarge)
+            case .tooManyRedirects: throw MovieError.imageRejected(.tooManyRedirects)
+            default: throw MovieError.offlineNotCached("image \(path)")
+            }
         }
         switch response.statusCode {
-        case 200..<300: break
+        case 200, 203: break
+        case 204: throw MovieError.imageRejected(.empty)
+        case 300..<400: throw MovieError.imageRejected(.redirectRefused)
         case 404: throw MovieError.notFound("image \(path)")
         default:
             throw MovieError.upstream(
                 httpStatus: response.statusCode, retryable: response.statusCode >= 500,
                 message: "The image server answered HTTP \(response.statusCode)")
         }
-        guard response.body.count <= maxBytes else {
-            throw MovieError.upstream(httpStatus: response.statusCode, retryable: false, message: "The image is too large")
+        guard response.body.count <= maxBytes else { throw MovieError.imageRejected(.tooLarge) }
+        guard !response.body.isEmpty else { throw MovieError.imageRejected(.empty) }
+        guard let type = imageType(contentType: response.value(forHeader: "Content-Type"), path: path) else {
+            throw MovieError.imageRejected(.notAnImage)
         }
-        do {
-            let folder = (file as NSString).deletingLastPathComponent
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // Written to a temporary name and renamed, so a reader never sees half an image.
-            let temporary = file + ".part-\(UUID().uuidString)"
-            guard FileManager.default.createFile(
-                atPath: temporary, contents: response.body, attributes: [.posixPermissions: 0o600])
-            else { throw MovieError.storage(writeProblem(near: file)) }
-            if rename(temporary, file) != 0 {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw MovieError.storage(writeProblem(near: file))
-            }
-        } catch let error as MovieError {
-            throw error
-        } catch {
-            throw MovieError.storage(writeProblem(near: file))
-        }
-        let type = response.value(forHeader: "Content-Type").flatMap { $0.isEmpty ? nil : $0 } ?? contentType(path)
-        return Image(file: file, url: url, bytes: response.body.count, contentType: type, source: .network)
+        return (response.body, type)
+    }
+
+    /// Image types reported as such; `image/jpg` and `image/pjpeg` are JPEG as browsers read them.
+    static let knownTypes: [String: String] = [
+        "image/jpeg": "image/jpeg", "image/jpg": "image/jpeg", "image/pjpeg": "image/jpeg", "image/png": "image/png",
+        "image/webp": "image/webp", "image/svg+xml": "image/svg+xml", "image/gif": "image/gif",
+        "image/avif": "image/avif",
+    ]
+
+    /// The type to report for a `Content-Type` header: a known image type as above, or for another well-formed
+    /// `image/<subtype>` the type of the path's extension; nil for anything that is not `image/*`.
+    static func imageType(contentType header: String?, path: String) -> String? {
+        guard let header else { return nil }
+        let mediaType = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let trimmed = mediaType.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        // Whatever `lowercased()` makes of non-ASCII, only a known type or a token of ASCII passes.
+        let lowercased = trimmed.lowercased()
+        if let known = knownTypes[lowercased] { return known }
+        guard lowercased.hasPrefix("image/") else { return nil }
+        let subtype = lowercased.dropFirst("image/".count)
+        let token = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
+        guard !subtype.isEmpty, subtype.unicodeScalars.allSatisfy(token.contains) else { return nil }
+        return contentType(path)
     }
 
     /// Why a file could not be written at `path`, judged from the nearest existing folder: a read-only

@@ -9,7 +9,8 @@ struct UnexpectedHTTPStatus: Error {
 /// The single place where internal failures become public ``TMDBError`` values.
 enum TMDBErrorMapping {
     /// Maps a transport error, an ``UnexpectedHTTPStatus``, a `DecodingError` or a cancellation to a
-    /// ``TMDBError``. Any upstream message passes through `redactor` first.
+    /// ``TMDBError``. An upstream message is cleaned of escapes and invisible characters, stripped of the
+    /// credential by `redactor`, and capped (``upstreamMessage(_:redactor:)``).
     static func map(_ error: any Error, redactor: SecretRedactor) -> TMDBError {
         switch error {
         case let tmdb as TMDBError:
@@ -33,7 +34,7 @@ enum TMDBErrorMapping {
     private static func map(status response: HTTPResponse, redactor: SecretRedactor) -> TMDBError {
         let body = try? JSONDecoder().decode(TMDBStatusBody.self, from: response.body)
         let statusCode = body.flatMap { $0.statusCode == 0 ? nil : $0.statusCode }
-        let message = body.flatMap { $0.statusMessage.isEmpty ? nil : redactor.redact($0.statusMessage) }
+        let message = body.flatMap { upstreamMessage($0.statusMessage, redactor: redactor) }
 
         switch response.statusCode {
         case 401:
@@ -50,5 +51,13 @@ enum TMDBErrorMapping {
                 retryable: (500..<600).contains(response.statusCode)
             )
         }
+    }
+
+    /// TMDB's `status_message` as a client may see it, or nil when nothing readable is left: cleaned first
+    /// (an escape sequence could split the credential), redacted, then capped (a cut could leave a piece of
+    /// the credential too short to recognise).
+    static func upstreamMessage(_ text: String, redactor: SecretRedactor) -> String? {
+        let message = UpstreamText.capped(redactor.redact(UpstreamText.cleaned(text)))
+        return message.isEmpty ? nil : message
     }
 }

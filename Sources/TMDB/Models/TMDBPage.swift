@@ -29,13 +29,14 @@ public struct TMDBPage<Item: Sendable>: Sendable {
 }
 
 extension TMDBPage: Decodable where Item: Decodable {
-    /// Decodes tolerantly: missing or `null` fields become `0` / `[]`.
+    /// Decodes tolerantly: missing or `null` fields become `0` / `[]`; negative totals become `0` (the one
+    /// place they are clamped: a count below zero means nothing, and the wire promises `minimum: 0`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         page = try container.decode(Int.self, forKey: .page, default: 0)
         results = try container.decode([Item].self, forKey: .results, default: [])
-        totalPages = try container.decode(Int.self, forKey: .totalPages, default: 0)
-        totalResults = try container.decode(Int.self, forKey: .totalResults, default: 0)
+        totalPages = max(0, try container.decode(Int.self, forKey: .totalPages, default: 0))
+        totalResults = max(0, try container.decode(Int.self, forKey: .totalResults, default: 0))
     }
 }
 

@@ -76,7 +76,9 @@ struct FirebaseAuthClient: Sendable {
         } catch {
             throw FirebaseAuthError.transport(HTTPTransportError(error))
         }
-        guard response.isSuccess else { throw Self.error(from: response) }
+        guard response.isSuccess else {
+            throw Self.error(from: response, redactor: SecretRedactor(secrets: [configuration.apiKey]))
+        }
         do {
             return try JSONDecoder().decode(Response.self, from: response.body)
         } catch {
@@ -84,12 +86,15 @@ struct FirebaseAuthClient: Sendable {
         }
     }
 
-    /// The error of a non-2xx response: Firebase's message code when the body has one.
-    static func error(from response: HTTPResponse) -> FirebaseAuthError {
+    /// The error of a non-2xx response: Firebase's message code when the body has one. The message is
+    /// stripped of the API key first: its detail may reach the client (``FirebaseAuthError``'s weak-password
+    /// problem), and an emulator or proxy may echo the request.
+    static func error(from response: HTTPResponse, redactor: SecretRedactor) -> FirebaseAuthError {
         guard let body = try? JSONDecoder().decode(FirebaseWire.ErrorResponse.self, from: response.body) else {
             return .api(status: response.statusCode, code: "HTTP_\(response.statusCode)", detail: nil)
         }
-        let message = body.error.message ?? body.error.status ?? "HTTP_\(response.statusCode)"
+        let message = redactor.redact(
+            String((body.error.message ?? body.error.status ?? "HTTP_\(response.statusCode)").prefix(1024)))
         if message.hasPrefix("API key not valid") || message.hasPrefix("API_KEY_INVALID") {
             return .api(status: response.statusCode, code: "API_KEY_INVALID", detail: nil)
         }
