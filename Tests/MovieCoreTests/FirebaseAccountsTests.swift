@@ -253,6 +253,13 @@ final class ScriptedFirebase: HTTPClient {
         #expect(try await accounts.currentUser()?.id == "uid-ada")
     }
 
+    @Test func aDisplayNameOurRulesRefuseIsNotTakenFromFirebase() async throws {
+        firebase.script("accounts:signInWithPassword", ScriptedFirebase.signedIn())
+        firebase.script("accounts:lookup", ScriptedFirebase.lookup(displayName: "Ada\\u202Egnp.exe"))
+        let user = try await accounts.login(email: "ada@example.com", password: "secret1")
+        #expect(user.profile.displayName == nil)
+    }
+
     @Test func anExpiredIDTokenIsRefreshedBeforeUse() async throws {
         firebase.script("accounts:signUp", ScriptedFirebase.signedIn(expiresIn: "3600"))
         _ = try await accounts.register(email: "ada@example.com", password: "secret1")

@@ -222,7 +222,7 @@ enum EventQueries {
             usageConditions.append("user_key IN (" + keys.map { _ in "?" }.joined(separator: ", ") + ")")
             usageArguments += keys.map(SQLiteValue.text)
         }
-        let usageWhere = usageConditions.isEmpty ? "" : " WHERE " + usageConditions.joined(separator: " AND ")
+        let whereClause = usageConditions.isEmpty ? "" : " WHERE " + usageConditions.joined(separator: " AND ")
         let rows: [Row]
         if let since = sinceMillis {
             var conditions = ["events.name = names.name", "ts >= ?"]
@@ -231,11 +231,11 @@ enum EventQueries {
             rows = try db.query(
                 """
                 SELECT name, (SELECT count(*) FROM events WHERE \(conditions.joined(separator: " AND ")))
-                FROM (SELECT DISTINCT name FROM event_usage\(usageWhere)) AS names
+                FROM (SELECT DISTINCT name FROM event_usage\(whereClause)) AS names
                 """,
                 arguments + usageArguments)
         } else {
-            rows = try db.query("SELECT name, sum(count) FROM event_usage\(usageWhere) GROUP BY name", usageArguments)
+            rows = try db.query("SELECT name, sum(count) FROM event_usage\(whereClause) GROUP BY name", usageArguments)
         }
         let counts = try rows.map { EventStats.Count(name: try $0.string(0), count: try $0.int(1)) }
         return EventStats(counts: counts.filter { $0.count > 0 })

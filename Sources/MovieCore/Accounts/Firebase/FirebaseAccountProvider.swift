@@ -38,7 +38,12 @@ final class FirebaseAccountProvider: AccountProvider {
         let credential = credential(response)
         let record = try await call { try await client.lookup(idToken: credential.idToken) }
         let createdAt = record?.createdAt.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } ?? now()
-        let profile = UserProfile(displayName: record?.displayName ?? response.displayName)
+        // Firebase keeps whatever another client set there: a name our own rules refuse (a bidirectional
+        // override, a control character, too long) is not taken.
+        let remoteName = record?.displayName ?? response.displayName
+        let profile = UserProfile(displayName: remoteName.flatMap {
+            AccountValidator.profileProblems(ProfileChanges(displayName: $0)).isEmpty ? $0 : nil
+        })
         let user = User(
             id: response.localId, email: record?.email ?? response.email ?? email, profile: profile,
             createdAt: createdAt, provider: .firebase)
