@@ -222,7 +222,8 @@ private func checkRedirect(_ parsed: ParsedHTTPResponse) {
         _ = AddressClass.literal(host)
     }
     guard let next = RedirectPolicy.nextRequest(after: response, to: imageRequest),
-          RedirectPolicy.allows(next.url, by: imageRequest.redirects, from: imageRequest.url, startedAt: .publicInternet)
+          RedirectPolicy.allows(
+              next.url, by: imageRequest.redirects, from: imageRequest.url, startedAt: .publicInternet)
     else { return }
     guard let origin = try? HTTPOrigin(url: next.url) else { fatalError("followed to an unusable URL \(next.url)") }
     if origin.scheme != .https { fatalError("followed from https to \(next.url)") }

@@ -91,7 +91,8 @@ public final class MovieServices: Sendable {
         }
         images = ImageCache(
             directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
-            redirectHosts: configuration.imageRedirectHosts, http: SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
+            redirectHosts: configuration.imageRedirectHosts,
+            http: SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
         accounts = AccountService(
             store: AccountStore(database: store.database, sealer: Self.tokenSealer(configuration.firebase)),
             hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)

@@ -31,11 +31,36 @@ struct RedirectRuleTests {
         #expect(refused.statusCode == 302)
         #expect(other.requests.isEmpty)
 
-        let allowed = try await client.send(request("\(origin.baseURL)/away", .sameHost(or: ["127.0.0.2"])))
+        // A host named without its port allows only the default port.
+        let withoutPort = try await client.send(request("\(origin.baseURL)/away", .sameHost(or: ["127.0.0.2"])))
+        #expect(withoutPort.statusCode == 302 && other.requests.isEmpty)
+        let allowed = try await client.send(
+            request("\(origin.baseURL)/away", .sameHost(or: ["127.0.0.2:\(other.port)"])))
         #expect(allowed.statusCode == 200 && allowed.body == Data("JPG".utf8))
         #expect(other.requests.count == 1)
         // Without a rule, as for TMDB's API, any host.
         #expect(try await client.send(request("\(origin.baseURL)/away", .unrestricted)).statusCode == 200)
+    }
+
+    @Test("the request's own host on another port is another service: refused")
+    func anotherPortIsRefused() async throws {
+        let service = try LoopbackServer { _ in Self.image }
+        defer { service.stop() }
+        let origin = try LoopbackServer { _ in Self.redirect(to: "\(service.baseURL)/x.jpg") }
+        defer { origin.stop() }
+        #expect(try await client.send(request("\(origin.baseURL)/a", .sameHost(or: []))).statusCode == 302)
+        #expect(service.requests.isEmpty)
+    }
+
+    @Test("allowed hosts: names, ports, IPv6 literals; malformed entries ignored")
+    func destinations() {
+        #expect(RedirectRule.destination("CDN.Example.") == .init(host: "cdn.example", port: nil))
+        #expect(RedirectRule.destination(" cdn.example:8443 ") == .init(host: "cdn.example", port: 8443))
+        #expect(RedirectRule.destination("[::1]:8080") == .init(host: "::1", port: 8080))
+        #expect(RedirectRule.destination("fe80::1") == .init(host: "fe80::1", port: nil))
+        for bad in ["", "a:0", "a:99999", "a:x", "[::1", "user@host", "host/path", "[::1]x"] {
+            #expect(RedirectRule.destination(bad) == nil, "\(bad)")
+        }
     }
 
     @Test("a loop is tooManyRedirects as soon as a URL comes round again")

@@ -30,7 +30,9 @@ private final class CannedImageServer: HTTPClient {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)").path
     static let jpeg = Data([0xff, 0xd8, 0xff, 0xd9])
 
-    private func image(_ type: String?, _ body: Data = jpeg, status: Int = 200) -> Result<HTTPResponse, HTTPTransportError> {
+    private func image(_ type: String?, _ body: Data = jpeg, status: Int = 200)
+        -> Result<HTTPResponse, HTTPTransportError>
+    {
         .success(HTTPResponse(statusCode: status, headers: type.map { ["Content-Type": $0] } ?? [:], body: body))
     }
 
@@ -86,8 +88,9 @@ private final class CannedImageServer: HTTPClient {
     }
 
     @Test(arguments: [
-        ("image/PNG", "image/png"), (" image/jpg ; q=1", "image/jpeg"), ("image/webp;\u{1b}]0;title\u{07}", "image/webp"),
-        ("image/x-icon", "image/jpeg"), ("image/svg+xml", "image/svg+xml"),
+        ("image/PNG", "image/png"), (" image/jpg ; q=1", "image/jpeg"),
+        ("image/webp;\u{1b}]0;title\u{07}", "image/webp"), ("image/x-icon", "image/jpeg"),
+        ("image/svg+xml", "image/svg+xml"),
     ])
     func theTypeReportedIsAKnownOne(header: String, reported: String) async throws {
         let image = try await cache(CannedImageServer(image(header))).fetch(path: "/a.jpg", size: "w92")
@@ -126,12 +129,14 @@ private final class CannedImageServer: HTTPClient {
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Data("private".utf8).write(to: URL(fileURLWithPath: outside + "/secret"))
         try FileManager.default.createDirectory(atPath: home + "/images/w92", withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: home + "/images/w92/a.jpg", withDestinationPath: outside + "/secret")
+        try FileManager.default.createSymbolicLink(
+            atPath: home + "/images/w92/a.jpg", withDestinationPath: outside + "/secret")
         try FileManager.default.createSymbolicLink(atPath: home + "/images/w154", withDestinationPath: outside)
 
         let linked = try await cache.fetch(path: "/a.jpg", size: "w92")
         #expect(linked.source == .network && linked.bytes == 4)
-        #expect(try FileManager.default.attributesOfItem(atPath: linked.file)[.type] as? FileAttributeType == .typeRegular)
+        let type = try FileManager.default.attributesOfItem(atPath: linked.file)[.type] as? FileAttributeType
+        #expect(type == .typeRegular)
         #expect(try Data(contentsOf: URL(fileURLWithPath: outside + "/secret")) == Data("private".utf8))
 
         let throughFolder = try await cache.fetch(path: "/b.jpg", size: "w154")

@@ -71,12 +71,28 @@ def test_a_redirect_to_a_configured_host_is_followed(fetcher, images, other_host
     images.routes["/t/p/w185/moved.jpg"] = redirect(other_host.url("/cdn/moved.jpg"))
     images.routes["/t/p/w185/local.jpg"] = redirect("/t/p/w185/here.jpg")
     images.routes["/t/p/w185/here.jpg"] = jpeg
-    client = fetcher(MOVIE_RPC_IMAGE_HOSTS="cdn.invalid, 127.0.0.2")
+    client = fetcher(MOVIE_RPC_IMAGE_HOSTS="cdn.invalid, 127.0.0.2:%d" % other_host.port)
     image = client.call("images.fetch", path="/moved.jpg", size="w185")
     assert image["source"] == "network" and image["bytes"] == len(FAKE_JPEG)
     assert Path(image["file"]).read_bytes() == FAKE_JPEG and other_host.hits("/cdn/") == 1
     # The image host's own redirects are always followed.
     assert client.call("images.fetch", path="/local.jpg", size="w185")["bytes"] == len(FAKE_JPEG)
+
+
+def test_the_image_hosts_other_ports_and_unlisted_ports_are_other_hosts(fetcher, images, other_host, home):
+    local_service = ImageServer("127.0.0.1")
+    try:
+        local_service.routes["/admin"] = lambda: (200, {"Content-Type": "image/png"}, b"\x89PNG local service")
+        images.routes["/t/p/w185/port.jpg"] = redirect(local_service.url("/admin"))
+        other_host.routes["/x.jpg"] = jpeg
+        images.routes["/t/p/w185/unlisted.jpg"] = redirect(other_host.url("/x.jpg"))
+        client = fetcher(MOVIE_RPC_IMAGE_HOSTS="127.0.0.2")  # the default port only
+        for path in ("/port.jpg", "/unlisted.jpg"):
+            error = rejected(client, path)
+            assert error.code == IMAGE_REJECTED and error.data["reason"] == "redirectRefused", error
+        assert local_service.hits() == 0 and other_host.hits() == 0 and cached_files(home) == []
+    finally:
+        local_service.stop()
 
 
 def test_a_redirect_loop_has_its_own_error(fetcher, images, home):

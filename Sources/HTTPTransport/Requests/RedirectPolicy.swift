@@ -31,7 +31,7 @@ enum RedirectPolicy {
     /// connection time.
     static func allows(_ target: URL, by rule: RedirectRule, from firstURL: URL, startedAt: AddressClass) -> Bool {
         guard let to = try? HTTPOrigin(url: target), let from = try? HTTPOrigin(url: firstURL),
-              rule.allows(host: to.host, after: from.host)
+              rule.allows(to, after: from)
         else { return false }
         if !rule.allowsNonPublicAddresses, startedAt.isPublic, let literal = AddressClass.literal(to.host) {
             return literal.isPublic
