@@ -7,6 +7,19 @@ M.HEART = '♥'
 M.CACHE_MARKER = '[cache]'
 M.STALE_MARKER = '[stale]'
 
+--- `text` made drawable as one buffer line: control characters (newline, NUL, escape, C1 controls…),
+--- which nvim_buf_set_lines refuses or which would corrupt the screen, become spaces. The server passes
+--- catalog text on as TMDB sent it, so every string drawn goes through this.
+---@param text any
+---@return string
+function M.sanitize(text)
+    if text == nil or text == vim.NIL then
+        return ''
+    end
+    text = tostring(text)
+    return (text:gsub('[%z\1-\31\127]', ' '):gsub('\194[\128-\159]', ' '))
+end
+
 local function display_width(text)
     return vim.fn.strdisplaywidth(text)
 end
@@ -44,7 +57,7 @@ end
 
 --- One list line: title, year, rating and the heart when a favorite.
 function M.movie_line(movie, favorite, title_width, indent)
-    local line = string.format('%s%s  %s  %4s', indent or '', M.fit(movie.title, title_width or 44),
+    local line = string.format('%s%s  %s  %4s', indent or '', M.fit(M.sanitize(movie.title), title_width or 44),
         M.year(movie.releaseDate), M.rating(movie.voteAverage))
     if favorite then
         line = line .. '  ' .. M.HEART
@@ -79,7 +92,7 @@ end
 --- `text` broken into lines of at most `width` cells at spaces.
 function M.wrap(text, width)
     local lines = {}
-    for paragraph in ((text or '') .. '\n'):gmatch('(.-)\n') do
+    for paragraph in ((text or ''):gsub('[%z\1-\9\11-\31\127]', ' ') .. '\n'):gmatch('(.-)\n') do
         local line = ''
         for word in paragraph:gmatch('%S+') do
             if line == '' then
@@ -105,7 +118,7 @@ function M.details_lines(d, opts)
     opts = opts or {}
     local width = opts.width or 72
     local lines = {}
-    local title = string.format('%s (%s)', d.title or '?', M.year(d.releaseDate))
+    local title = string.format('%s (%s)', M.sanitize(d.title or '?'), M.year(d.releaseDate))
     if opts.favorite then
         title = title .. '  ' .. M.HEART
     end

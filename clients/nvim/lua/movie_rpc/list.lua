@@ -68,6 +68,9 @@ end
 
 local function set_lines(view, lines, highlights)
     local buf = view.buf
+    for index, line in ipairs(lines) do
+        lines[index] = format.sanitize(line)
+    end
     vim.api.nvim_buf_set_option(buf, 'modifiable', true)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
     vim.api.nvim_buf_set_option(buf, 'modifiable', false)
