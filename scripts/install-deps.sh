@@ -7,8 +7,9 @@ cd "$(dirname "$0")/.."
 
 # libsqlite3-dev and libssl-dev (libcrypto, and libssl for the HTTP client's TLS) back the system-library
 # targets; pkg-config finds them.
-# neovim and emacs-nox run the editor front ends' tests (clients/nvim, clients/emacs).
-apt_packages=(libsqlite3-dev libssl-dev pkg-config neovim emacs-nox)
+# neovim and emacs-nox run the editor front ends' tests (clients/nvim, clients/emacs); elpa-use-package lets
+# the test of the Emacs README's use-package setup run on Emacs 28 (Emacs 29 has use-package built in).
+apt_packages=(libsqlite3-dev libssl-dev pkg-config neovim emacs-nox elpa-use-package)
 missing=()
 for package in "${apt_packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -16,6 +16,7 @@ swift test --skip-build
 python3 -m pytest Tests/integration -q
 python3 -m pytest clients/python/tests -q
 bash scripts/nvim-tests.sh
+bash scripts/emacs-tests.sh
 python3 -m pytest Tests/faults -q
 bash scripts/fuzz.sh
 bash scripts/sanitizers.sh address

@@ -382,8 +382,9 @@ local function load_movies(view, page, first)
     client.request(view.method, params, function(err, result)
         if err then
             if err.code == METHOD_NOT_FOUND then
-                return vim.notify(string.format('movie-rpc: this server does not offer %s yet; a newer movie-rpc has it',
-                    view.method), vim.log.levels.ERROR)
+                return vim.notify(string.format(
+                    'movie-rpc: this server does not offer %s yet; a newer movie-rpc has it', view.method),
+                    vim.log.levels.ERROR)
             end
             return client.notify_error(err)
         end
