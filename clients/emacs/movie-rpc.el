@@ -390,7 +390,12 @@ catalog, which has no credits, videos or providers."
   "Add the movie shown to the favorites, or remove it."
   (interactive)
   (when movie-rpc--details-movie
-    (movie-rpc--toggle-favorite (plist-get movie-rpc--details-movie :id) nil nil)))
+    (let ((id (plist-get movie-rpc--details-movie :id)))
+      (movie-rpc--request
+       "favorites.contains" (list :movieIds (vector id))
+       (lambda (result)
+         (movie-rpc--toggle-favorite
+          id (eq (plist-get (plist-get result :contains) (intern (format ":%d" id))) t) nil))))))
 
 ;;;; Lists
 
@@ -570,10 +575,12 @@ One `favorites.contains' for the page; nobody logged in means none."
 
 (defun movie-rpc--toggle-favorite (movie-id was-favorite buffer)
   "Add MOVIE-ID to the favorites, or remove it when WAS-FAVORITE.
-BUFFER, a list, is redrawn with the new heart."
+BUFFER, a list, is redrawn with the new heart; without one, every
+open list is reloaded."
   (let ((method (if was-favorite "favorites.remove" "favorites.add")))
     (cl-flet ((set-heart (favorite)
-                (when (buffer-live-p buffer)
+                (if (not (buffer-live-p buffer))
+                    (movie-rpc--refresh-lists)  ; from the details buffer: every list asks again
                   (with-current-buffer buffer
                     (if favorite
                         (puthash movie-id t (plist-get movie-rpc--view :hearts))

@@ -157,6 +157,21 @@
         (movie-rpc-test--wait (lambda () (equal (aref (cadr (car tabulated-list-entries)) 3) "♥")) "the heart"))
       (let ((favorites (movie-rpc-favorites)))
         (should (equal (mapcar #'car (movie-rpc-test--entries favorites)) (list id))))
+      ;; f in the details buffer toggles too: off, then on again.
+      (movie-rpc-details id)
+      (movie-rpc-test--wait (lambda () (get-buffer "*movie-rpc details*")) "the details buffer")
+      (with-current-buffer "*movie-rpc details*"
+        (execute-kbd-macro (kbd "f")))
+      (movie-rpc-test--wait (lambda () (movie-rpc-test--message-matching "removed from your favorites"))
+                            "the removal from the details buffer")
+      (movie-rpc-test--wait (lambda () (equal (aref (cadr (car (buffer-local-value 'tabulated-list-entries buffer))) 3)
+                                              ""))
+                            "the list's heart gone")
+      (with-current-buffer "*movie-rpc details*"
+        (execute-kbd-macro (kbd "f")))
+      (movie-rpc-test--wait (lambda () (equal (aref (cadr (car (buffer-local-value 'tabulated-list-entries buffer))) 3)
+                                              "♥"))
+                            "the list's heart back")
       (movie-rpc-logout)
       (movie-rpc-test--wait (lambda () (movie-rpc-test--message-matching "logged out")) "the logout")
       (movie-rpc-test--wait (lambda () (equal (aref (cadr (car (buffer-local-value 'tabulated-list-entries buffer))) 3)
