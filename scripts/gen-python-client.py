@@ -254,8 +254,8 @@ class Generator:
         for param in required:
             arguments.append("%s: %s" % (snake(param["name"]), self.bare(self.type_of(param.get("schema", {}),
                                                                                       "X"))))
-        if optional:
-            arguments.append("*")
+        # Optional params stay positional too, in the document's order (as the hand-written helpers
+        # were): required ones first, then the optional ones.
         for param in optional:
             kind = self.bare(self.type_of(param.get("schema", {}), "X"))
             nullable = kind.startswith("Optional[") or kind in ("None", "Any")

@@ -623,7 +623,6 @@ class Methods:
 
     def initialize(
         self,
-        *,
         process_id: Optional[int] = OMIT,
         client_info: Optional[Dict[str, Any]] = None,
         capabilities: Optional[Dict[str, Any]] = None,
@@ -659,7 +658,6 @@ class Methods:
 
     def genres_list(
         self,
-        *,
         language: Optional[Language] = None,
         cache_policy: Optional[CachePolicy] = None,
     ) -> GenreList:
@@ -676,7 +674,6 @@ class Methods:
 
     def movies_popular(
         self,
-        *,
         page: Optional[Page] = None,
         language: Optional[Language] = None,
         region: Optional[Region] = None,
@@ -707,7 +704,6 @@ class Methods:
     def movies_by_genre(
         self,
         genre_id: int,
-        *,
         page: Optional[Page] = None,
         language: Optional[Language] = None,
         region: Optional[Region] = None,
@@ -739,7 +735,6 @@ class Methods:
 
     def movies_latest(
         self,
-        *,
         language: Optional[Language] = None,
         cache_policy: Optional[CachePolicy] = None,
     ) -> LatestMovie:
@@ -757,7 +752,6 @@ class Methods:
     def movies_details(
         self,
         movie_id: int,
-        *,
         language: Optional[Language] = None,
         poster_size: Optional[PosterSize] = None,
         backdrop_size: Optional[BackdropSize] = None,
@@ -784,7 +778,6 @@ class Methods:
     def images_fetch(
         self,
         path: str,
-        *,
         size: Optional[Literal["w92", "w154", "w185", "w300", "w342", "w500", "w780", "w1280", "original"]] = None,
     ) -> ImagesFetchResult:
         """``images.fetch``: Downloads a poster or backdrop once into the on-disk image cache (data
@@ -801,7 +794,6 @@ class Methods:
 
     def catalog_sync(
         self,
-        *,
         popular_pages: Optional[int] = None,
         genres: Optional[Union[List[int], Literal["all"]]] = None,
         language: Optional[Language] = None,
@@ -826,7 +818,6 @@ class Methods:
 
     def auth_validate(
         self,
-        *,
         email: Optional[str] = None,
         password: Optional[str] = None,
         password_confirmation: Optional[str] = None,
@@ -853,7 +844,6 @@ class Methods:
         self,
         email: str,
         password: str,
-        *,
         password_confirmation: Optional[str] = None,
         profile: Optional[Profile] = None,
     ) -> SignedIn:
@@ -901,7 +891,6 @@ class Methods:
 
     def account_update(
         self,
-        *,
         profile: Optional[Profile] = None,
         new_password: Optional[str] = None,
         current_password: Optional[str] = None,
@@ -956,7 +945,6 @@ class Methods:
 
     def favorites_list(
         self,
-        *,
         group_by: Optional[Literal["genre"]] = None,
         poster_size: Optional[PosterSize] = None,
     ) -> FavoritesListResult:
@@ -987,7 +975,6 @@ class Methods:
 
     def events_list(
         self,
-        *,
         limit: Optional[EventLimit] = None,
         cursor: Optional[EventCursor] = None,
         name: Optional[str] = None,
@@ -1021,7 +1008,6 @@ class Methods:
     def events_search(
         self,
         query: str,
-        *,
         limit: Optional[EventLimit] = None,
         cursor: Optional[EventCursor] = None,
     ) -> EventPage:
@@ -1054,7 +1040,6 @@ class Methods:
     def events_add(
         self,
         name: str,
-        *,
         timestamp: Optional[Timestamp] = None,
         params: Optional[EventParams] = None,
     ) -> Event:
@@ -1086,7 +1071,7 @@ class Methods:
         wire["ids"] = ids
         return cast("EventsDeleteResult", self._call_method("events.delete", wire))
 
-    def events_stats(self, *, since: Optional[Timestamp] = None) -> EventsStatsResult:
+    def events_stats(self, since: Optional[Timestamp] = None) -> EventsStatsResult:
         """``events.stats``: How many events of each name are stored (or, with since, were stored at or after
         that time), most frequent first, equal counts by name.
 
@@ -1128,7 +1113,6 @@ class AsyncMethods:
 
     async def initialize(
         self,
-        *,
         process_id: Optional[int] = OMIT,
         client_info: Optional[Dict[str, Any]] = None,
         capabilities: Optional[Dict[str, Any]] = None,
@@ -1164,7 +1148,6 @@ class AsyncMethods:
 
     async def genres_list(
         self,
-        *,
         language: Optional[Language] = None,
         cache_policy: Optional[CachePolicy] = None,
     ) -> GenreList:
@@ -1181,7 +1164,6 @@ class AsyncMethods:
 
     async def movies_popular(
         self,
-        *,
         page: Optional[Page] = None,
         language: Optional[Language] = None,
         region: Optional[Region] = None,
@@ -1212,7 +1194,6 @@ class AsyncMethods:
     async def movies_by_genre(
         self,
         genre_id: int,
-        *,
         page: Optional[Page] = None,
         language: Optional[Language] = None,
         region: Optional[Region] = None,
@@ -1244,7 +1225,6 @@ class AsyncMethods:
 
     async def movies_latest(
         self,
-        *,
         language: Optional[Language] = None,
         cache_policy: Optional[CachePolicy] = None,
     ) -> LatestMovie:
@@ -1262,7 +1242,6 @@ class AsyncMethods:
     async def movies_details(
         self,
         movie_id: int,
-        *,
         language: Optional[Language] = None,
         poster_size: Optional[PosterSize] = None,
         backdrop_size: Optional[BackdropSize] = None,
@@ -1289,7 +1268,6 @@ class AsyncMethods:
     async def images_fetch(
         self,
         path: str,
-        *,
         size: Optional[Literal["w92", "w154", "w185", "w300", "w342", "w500", "w780", "w1280", "original"]] = None,
     ) -> ImagesFetchResult:
         """``images.fetch``: Downloads a poster or backdrop once into the on-disk image cache (data
@@ -1306,7 +1284,6 @@ class AsyncMethods:
 
     async def catalog_sync(
         self,
-        *,
         popular_pages: Optional[int] = None,
         genres: Optional[Union[List[int], Literal["all"]]] = None,
         language: Optional[Language] = None,
@@ -1331,7 +1308,6 @@ class AsyncMethods:
 
     async def auth_validate(
         self,
-        *,
         email: Optional[str] = None,
         password: Optional[str] = None,
         password_confirmation: Optional[str] = None,
@@ -1358,7 +1334,6 @@ class AsyncMethods:
         self,
         email: str,
         password: str,
-        *,
         password_confirmation: Optional[str] = None,
         profile: Optional[Profile] = None,
     ) -> SignedIn:
@@ -1406,7 +1381,6 @@ class AsyncMethods:
 
     async def account_update(
         self,
-        *,
         profile: Optional[Profile] = None,
         new_password: Optional[str] = None,
         current_password: Optional[str] = None,
@@ -1461,7 +1435,6 @@ class AsyncMethods:
 
     async def favorites_list(
         self,
-        *,
         group_by: Optional[Literal["genre"]] = None,
         poster_size: Optional[PosterSize] = None,
     ) -> FavoritesListResult:
@@ -1492,7 +1465,6 @@ class AsyncMethods:
 
     async def events_list(
         self,
-        *,
         limit: Optional[EventLimit] = None,
         cursor: Optional[EventCursor] = None,
         name: Optional[str] = None,
@@ -1526,7 +1498,6 @@ class AsyncMethods:
     async def events_search(
         self,
         query: str,
-        *,
         limit: Optional[EventLimit] = None,
         cursor: Optional[EventCursor] = None,
     ) -> EventPage:
@@ -1559,7 +1530,6 @@ class AsyncMethods:
     async def events_add(
         self,
         name: str,
-        *,
         timestamp: Optional[Timestamp] = None,
         params: Optional[EventParams] = None,
     ) -> Event:
@@ -1591,7 +1561,7 @@ class AsyncMethods:
         wire["ids"] = ids
         return cast("EventsDeleteResult", await self._call_method("events.delete", wire))
 
-    async def events_stats(self, *, since: Optional[Timestamp] = None) -> EventsStatsResult:
+    async def events_stats(self, since: Optional[Timestamp] = None) -> EventsStatsResult:
         """``events.stats``: How many events of each name are stored (or, with since, were stored at or after
         that time), most frequent first, equal counts by name.
 

@@ -73,4 +73,4 @@ def test_movies_search_when_the_server_has_it(client: Client, document: Dict[str
     search = getattr(client, "movies_search", None)
     assert search is not None, "movies.search is served: run python3 scripts/gen-python-client.py"
     page = search(query="fight", primary_release_year=1999)
-    assert page["results"] and page["results"][0]["title"] == "Fight Club"
+    assert "Fight Club" in [movie["title"] for movie in page["results"]]
