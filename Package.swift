@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// movie-rpc is licensed under the Apache License, Version 2.0 (SPDX: Apache-2.0); the text is in LICENSE.
 import PackageDescription
 
 // In release builds on Linux, the Swift runtime and Foundation are linked statically, so that the binary plain

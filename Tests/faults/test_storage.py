@@ -118,8 +118,8 @@ def populate(make_client, env) -> Dict[str, object]:
         "favorites": client.favorites_list(),
         "genres": client.genres_list()["genres"],
         "popular": client.movies_popular(page=1)["results"],
-        "details": client.movies_details(movieId=FIGHT_CLUB)["title"],
-        "cached": client.movies_details(movieId=BLACK_PHONE)["title"],  # so that adding it needs no network
+        "details": client.movies_details(movie_id=FIGHT_CLUB)["title"],
+        "cached": client.movies_details(movie_id=BLACK_PHONE)["title"],  # so that adding it needs no network
         "event": client.events_add(name="kept.event", params={"n": 1}),
         "image": client.images_fetch("/ro-poster.jpg", size="w92"),
     }
@@ -142,7 +142,7 @@ def test_read_only_data_directory_serves_reads_and_refuses_writes(make_client, l
         genres = client.genres_list()
         assert genres["source"] == "cache" and genres["genres"] == stored["genres"]
         assert client.movies_popular(page=1)["results"] == stored["popular"]
-        assert client.movies_details(movieId=FIGHT_CLUB)["title"] == stored["details"]
+        assert client.movies_details(movie_id=FIGHT_CLUB)["title"] == stored["details"]
         assert client.events_get(id=stored["event"]["id"]) == stored["event"]
         listed = client.events_list(name="kept.event")["events"]
         assert listed == [stored["event"]]
@@ -159,7 +159,7 @@ def test_read_only_data_directory_serves_reads_and_refuses_writes(make_client, l
             assert_storage_error(error, "readOnly")
             assert "read-only" in error.message
         tmdb.start()  # online again: answers still come, though they cannot be cached
-        fresh = client.movies_popular(page=4, cachePolicy="networkOnly")
+        fresh = client.movies_popular(page=4, cache_policy="networkOnly")
         assert fresh["source"] == "network"
         image = error_of(client.images_fetch, "/never-stored.jpg", size="w92")
         assert image.code == -32040 and image.data["reason"] == "readOnly", image

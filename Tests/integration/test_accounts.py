@@ -70,7 +70,7 @@ def test_validate_checks_only_given_fields_and_has_no_side_effect(start, home):
     client = start()
     assert client.auth_validate() == {"valid": True, "fields": []}
     assert client.auth_validate(email="ada@example.com") == {"valid": True, "fields": []}
-    result = client.auth_validate(email="ada@", password="ab", passwordConfirmation="abc",
+    result = client.auth_validate(email="ada@", password="ab", password_confirmation="abc",
                                   profile={"phone": "call me", "birthDate": "2999-01-01", "displayName": "Ada"})
     assert result["valid"] is False
     assert result["fields"] == [
@@ -80,14 +80,14 @@ def test_validate_checks_only_given_fields_and_has_no_side_effect(start, home):
         {"field": "profile.phone", "problem": "may contain only digits, spaces and + - ( )"},
         {"field": "profile.birthDate", "problem": "must be in the past"},
     ]
-    assert client.auth_validate(password="abc", passwordConfirmation="abc")["valid"] is True
+    assert client.auth_validate(password="abc", password_confirmation="abc")["valid"] is True
     assert scalar(home, "SELECT count(*) FROM users") == 0
     assert client.auth_status()["loggedIn"] is False
 
 
 def test_invalid_registration_lists_every_field_and_creates_nothing(start, home):
     client = start()
-    error = error_of(client.auth_register, "not an email", "zq", passwordConfirmation="xy",
+    error = error_of(client.auth_register, "not an email", "zq", password_confirmation="xy",
                      profile={"bio": "b" * 1001, "birthDate": "1990-02-30"})
     assert error.code == -32010 and error.kind == "validationFailed"
     assert [f["field"] for f in error.data["fields"]] == [
@@ -110,7 +110,7 @@ def test_unknown_profile_members_and_wrong_types_are_invalid_params(start):
 
 def test_register_restart_logged_in_logout_restart_logged_out(start, home):
     client = start()
-    result = client.auth_register("Ada@Example.com", "correct horse", passwordConfirmation="correct horse",
+    result = client.auth_register("Ada@Example.com", "correct horse", password_confirmation="correct horse",
                                   profile={"displayName": "Ada", "phone": "+1 (555) 010-9999",
                                            "birthDate": "1990-12-10"})
     assert result["route"] == "main"
@@ -233,12 +233,12 @@ def test_password_change_needs_the_current_password_and_ends_other_sessions(star
     before = rows(home, "SELECT s.id, s.token_hash FROM current_session c JOIN sessions s ON s.id = c.session_id")
     assert scalar(home, "SELECT count(*) FROM sessions WHERE user_id = ?", ada["id"]) == 2
 
-    missing = error_of(client.account_update, newPassword="pw-new")
+    missing = error_of(client.account_update, new_password="pw-new")
     assert missing.code == -32010 and missing.data["fields"][0]["field"] == "currentPassword"
-    assert error_of(client.account_update, newPassword="pw-new", currentPassword="pw-bad").code == -32012
+    assert error_of(client.account_update, new_password="pw-new", current_password="pw-bad").code == -32012
     assert scalar(home, "SELECT count(*) FROM sessions WHERE user_id = ?", ada["id"]) == 2
 
-    assert client.account_update(newPassword="pw-new", currentPassword="pw-old")["user"] == ada
+    assert client.account_update(new_password="pw-new", current_password="pw-old")["user"] == ada
     after = rows(home, "SELECT s.id, s.token_hash FROM current_session c JOIN sessions s ON s.id = c.session_id")
     assert scalar(home, "SELECT count(*) FROM sessions WHERE user_id = ?", ada["id"]) == 1
     assert after[0][0] == before[0][0] and after[0][1] != before[0][1]  # kept, with a fresh token
@@ -467,8 +467,8 @@ def test_firebase_revoked_session_requires_login(start_firebase, firebase):
 def test_firebase_password_change_and_delete(start_firebase, firebase, home):
     client = start_firebase()
     ada = client.auth_register("ada@example.com", "secret-1")["user"]
-    assert error_of(client.account_update, newPassword="secret-2", currentPassword="secret-X").code == -32012
-    client.account_update(newPassword="secret-2", currentPassword="secret-1")
+    assert error_of(client.account_update, new_password="secret-2", current_password="secret-X").code == -32012
+    client.account_update(new_password="secret-2", current_password="secret-1")
     assert firebase.user_by_email("ada@example.com")["password"] == "secret-2"
     stored = scalar(home, "SELECT refresh_token FROM sessions")
     assert stored.startswith("v1:") and not any(t in stored for t in firebase.issued_refresh_tokens)  # sealed

@@ -114,11 +114,12 @@ def test_the_message_too_large_error_is_in_the_error_table(contract):
 def test_every_method_has_a_python_helper_taking_its_params(contract):
     for name in contract.method_names:
         helper = getattr(Client, helper_name(name), None)
-        assert callable(helper), "add Client.%s for %s in clients/python/movie_rpc/client.py" % (
+        assert callable(helper), "Client.%s for %s is missing: run python3 scripts/gen-python-client.py" % (
             helper_name(name), name)
         parameters = inspect.signature(helper).parameters
         for param in contract.param_names(name):
-            assert param in parameters, "Client.%s lacks param %s of %s" % (helper_name(name), param, name)
+            keyword = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", param).lower()  # helpers take snake_case
+            assert keyword in parameters, "Client.%s lacks param %s of %s" % (helper_name(name), keyword, name)
 
 
 # ---------------------------------------------------------------- the server against the document

@@ -58,8 +58,8 @@ def test_methods_record_their_events_with_name_and_params(client):
     client.genres_list()
     popular = client.movies_popular(page=2)
     movie_id = popular["results"][0]["id"]
-    client.movies_details(movieId=movie_id)
-    client.movies_by_genre(genreId=28)
+    client.movies_details(movie_id=movie_id)
+    client.movies_by_genre(genre_id=28)
     client.movies_latest()
 
     events = client.events_list()["events"]
@@ -82,7 +82,7 @@ def test_methods_record_their_events_with_name_and_params(client):
 
 def test_failed_calls_record_nothing(client):
     error_of(client.movies_popular, page=0)
-    error_of(client.movies_details, movieId=-1)
+    error_of(client.movies_details, movie_id=-1)
     assert client.events_list()["events"] == []
 
 
@@ -206,8 +206,8 @@ def test_list_filters_and_param_checks(client):
     add_many(client, 20, name="b", start=100)
     client.genres_list()
     assert len(all_pages(client.events_list, limit=7, name="a")) == 30
-    assert len(all_pages(client.events_list, limit=7, userId=None)) == 51
-    assert all_pages(client.events_list, userId="nobody") == []
+    assert len(all_pages(client.events_list, limit=7, user_id=None)) == 51
+    assert all_pages(client.events_list, user_id="nobody") == []
     window = all_pages(client.events_list, limit=4, since=stamp(10), until=stamp(110))
     assert [e["params"]["i"] for e in window] == list(range(109, 99, -1)) + list(range(29, 9, -1))
     for params, field in [({"limit": 0}, "limit"), ({"limit": 501}, "limit"), ({"cursor": "garbage"}, "cursor"),
@@ -322,7 +322,7 @@ def test_hints_follow_the_features_used(client):
     assert [h["id"] for h in hints] == every
     assert all(h["message"] and h["method"] and h["feature"] for h in hints)
     client.movies_popular(page=1)
-    client.movies_by_genre(genreId=28)
+    client.movies_by_genre(genre_id=28)
     assert [h["id"] for h in client.hints_list()["hints"]] == ["details", "favorites", "offline"]
     popular = client.events_list(name="popular.opened")["events"]
     client.events_delete(ids=[e["id"] for e in popular])

@@ -102,7 +102,7 @@ def test_list_grouped_by_genre_is_a_table_with_headers(ada):
     ada.favorites_add(FIGHT_CLUB)     # Drama
     ada.favorites_add(FORREST_GUMP)   # Comedy, Drama, Romance
     ada.favorites_add(BLACK_PHONE)    # Horror, Thriller
-    sections = ada.favorites_list(groupBy="genre", posterSize="w92")["sections"]
+    sections = ada.favorites_list(group_by="genre", poster_size="w92")["sections"]
     by_name = {section["genre"]["name"]: [f["movieId"] for f in section["movies"]] for section in sections}
     assert by_name == {"Comedy": [FORREST_GUMP], "Drama": [FORREST_GUMP, FIGHT_CLUB], "Horror": [BLACK_PHONE],
                        "Romance": [FORREST_GUMP], "Thriller": [BLACK_PHONE]}
@@ -110,8 +110,8 @@ def test_list_grouped_by_genre_is_a_table_with_headers(ada):
     assert {section["genre"]["id"] for section in sections} == {35, 18, 27, 10749, 53}
     poster = sections[0]["movies"][0]["movie"]["posterUrl"]
     assert poster.startswith("https://image.tmdb.org/t/p/w92/")
-    assert error_of(ada.favorites_list, groupBy="year").code == -32602
-    assert error_of(ada.favorites_list, posterSize="w1").code == -32602
+    assert error_of(ada.favorites_list, group_by="year").code == -32602
+    assert error_of(ada.favorites_list, poster_size="w1").code == -32602
 
 
 def test_contains_answers_every_requested_id(ada):
@@ -146,12 +146,12 @@ def test_favorites_work_offline_across_restarts(start, home):
     for movie in (FIGHT_CLUB, FORREST_GUMP, BLACK_PHONE):
         client.favorites_add(movie)
     listing = client.favorites_list()
-    grouped = client.favorites_list(groupBy="genre")
+    grouped = client.favorites_list(group_by="genre")
     client.close()
     # Restarted with TMDB configured but unreachable: the list comes from the database alone.
     offline = start({"TMDB_API_KEY": "offline-test-key", "TMDB_BASE_URL": "http://127.0.0.1:1/3"})
     assert offline.favorites_list() == listing
-    assert offline.favorites_list(groupBy="genre") == grouped
+    assert offline.favorites_list(group_by="genre") == grouped
     assert offline.favorites_contains([FIGHT_CLUB, 1]) == {"contains": {"550": True, "1": False}}
     assert offline.favorites_remove(BLACK_PHONE)["removed"] is True
     assert ids(offline.favorites_list()) == [FORREST_GUMP, FIGHT_CLUB]
@@ -177,7 +177,7 @@ def test_lists_follow_every_change_whichever_process_makes_it(start, home):
     first.auth_register("ada@example.com", "pw-ada")
     first.favorites_add(FIGHT_CLUB)
     # Each variant answered (and kept) before every change below.
-    variants = [{}, {"groupBy": "genre"}, {"posterSize": "w92"}]
+    variants = [{}, {"group_by": "genre"}, {"poster_size": "w92"}]
 
     def lists():
         return [first.favorites_list(**variant) for variant in variants]

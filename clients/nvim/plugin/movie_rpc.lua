@@ -1,4 +1,4 @@
--- movie-rpc commands. See :help movie-rpc.
+-- movie-rpc commands. See :help movie-rpc. SPDX-License-Identifier: Apache-2.0
 if vim.g.loaded_movie_rpc then
     return
 end
@@ -12,45 +12,37 @@ local function command(name, fn, opts)
     vim.api.nvim_create_user_command(name, fn, opts)
 end
 
-command('MovieGenres', function()
-    require('movie_rpc').genres()
-end, { nargs = 0, desc = 'movie-rpc: pick a genre, list its movies' })
+-- One command with subcommands, completed (subcommands, genre names): see :help :Movie.
+command('Movie', function(o)
+    require('movie_rpc').command(o.fargs)
+end, {
+    nargs = '+',
+    complete = function(arglead, cmdline)
+        return require('movie_rpc').complete(arglead, cmdline)
+    end,
+    desc = 'movie-rpc: :Movie {popular|genres|genre|search|latest|details|favorites|login|register|logout|sync|events}',
+})
 
-command('MoviePopular', function(o)
-    require('movie_rpc').popular(tonumber(o.args))
-end, { nargs = '?', desc = 'movie-rpc: popular movies' })
-
-command('MovieLatest', function()
-    require('movie_rpc').latest()
-end, { nargs = 0, desc = 'movie-rpc: the newest movie record' })
-
-command('MovieDetails', function(o)
-    require('movie_rpc').details(o.args)
-end, { nargs = 1, desc = "movie-rpc: a movie's details" })
-
-command('MovieFavorites', function()
-    require('movie_rpc').favorites()
-end, { nargs = 0, desc = 'movie-rpc: favorites grouped by genre' })
-
-command('MovieLogin', function()
-    require('movie_rpc').login()
-end, { nargs = 0, desc = 'movie-rpc: log in' })
-
-command('MovieRegister', function()
-    require('movie_rpc').register()
-end, { nargs = 0, desc = 'movie-rpc: create an account' })
-
-command('MovieLogout', function()
-    require('movie_rpc').logout()
-end, { nargs = 0, desc = 'movie-rpc: log out' })
-
-command('MovieSync', function(o)
-    require('movie_rpc').sync(o.fargs)
-end, { nargs = '*', desc = 'movie-rpc: save the catalog for offline use' })
-
-command('MovieEvents', function(o)
-    require('movie_rpc').events(o.args)
-end, { nargs = '?', desc = 'movie-rpc: the activity log' })
+-- The older commands, kept as thin aliases of :Movie {subcommand} (see :help movie-rpc-aliases).
+local aliases = {
+    { 'MovieGenres', 'genres', 0 },
+    { 'MoviePopular', 'popular', '?' },
+    { 'MovieSearch', 'search', '+' },
+    { 'MovieLatest', 'latest', 0 },
+    { 'MovieDetails', 'details', 1 },
+    { 'MovieFavorites', 'favorites', 0 },
+    { 'MovieLogin', 'login', 0 },
+    { 'MovieRegister', 'register', 0 },
+    { 'MovieLogout', 'logout', 0 },
+    { 'MovieSync', 'sync', '*' },
+    { 'MovieEvents', 'events', '?' },
+}
+for _, alias in ipairs(aliases) do
+    local name, subcommand, nargs = alias[1], alias[2], alias[3]
+    command(name, function(o)
+        require('movie_rpc').command(vim.list_extend({ subcommand }, o.fargs))
+    end, { nargs = nargs, desc = 'movie-rpc: alias of :Movie ' .. subcommand })
+end
 
 vim.api.nvim_create_autocmd('VimLeavePre', {
     group = vim.api.nvim_create_augroup('movie_rpc', { clear = true }),

@@ -8,6 +8,7 @@ H.run('help', function()
         'movie-rpc-keys', 'movie-rpc-markers', 'movie-rpc-errors', 'movie-rpc-health', 'movie-rpc-lua',
         ':MovieGenres', ':MoviePopular', ':MovieLatest', ':MovieDetails', ':MovieFavorites', ':MovieLogin',
         ':MovieRegister', ':MovieLogout', ':MovieSync', ':MovieEvents', 'movie-rpc-f', 'movie-rpc-]p',
+        ':Movie', ':Movie-search', ':Movie-genre', ':Movie-details', ':MovieSearch', 'movie-rpc-aliases',
     }
     for _, tag in ipairs(tags) do
         local ok, err = pcall(vim.cmd, 'help ' .. vim.fn.escape(tag, ' '))

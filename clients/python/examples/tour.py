@@ -14,19 +14,20 @@ import os
 import sys
 import tempfile
 import uuid
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Mapping, Optional, cast
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from movie_rpc import Client, RpcError  # noqa: E402
+from movie_rpc.types import FavoritesListResultOption2  # noqa: E402
 
 
-def title(movie: Dict[str, Any]) -> str:
+def title(movie: Mapping[str, Any]) -> str:
     year = (movie.get("releaseDate") or "")[:4]
     return "%s (%s)" % (movie["title"], year) if year else movie["title"]
 
 
-def movie_line(movie: Dict[str, Any]) -> str:
+def movie_line(movie: Mapping[str, Any]) -> str:
     return "%-48s ★ %.1f  [id %d]" % (title(movie)[:48], movie["voteAverage"], movie["id"])
 
 
@@ -43,18 +44,18 @@ def tour(client: Client) -> None:
 
     comedy = next(g for g in genres["genres"] if g["name"] == "Comedy")
     print("\n== %s, most popular first" % comedy["name"])
-    for movie in client.movies_by_genre(genreId=comedy["id"])["results"][:5]:
+    for movie in client.movies_by_genre(genre_id=comedy["id"])["results"][:5]:
         print("   " + movie_line(movie))
 
     print("\n== Popular, page 1")
-    popular = client.movies_popular(page=1, posterSize="w342")
+    popular = client.movies_popular(page=1, poster_size="w342")
     print("   page %d of %d, %d movies, source %s, fetched %s" % (
         popular["page"], popular["totalPages"], popular["totalResults"], popular["source"], popular["fetchedAt"]))
     for movie in popular["results"][:5]:
         print("   " + movie_line(movie))
 
     first = popular["results"][0]
-    details = client.movies_details(movieId=first["id"])
+    details = client.movies_details(movie_id=first["id"])
     print("\n== Details of %s" % title(details))
     print("   %s" % ", ".join(g["name"] for g in details["genres"]))
     if details["runtime"]:
@@ -71,7 +72,7 @@ def tour(client: Client) -> None:
     for problem in problems["fields"]:
         print("   a form would show: %s %s" % (problem["field"], problem["problem"]))
     try:
-        client.favorites_add(movieId=first["id"])
+        client.favorites_add(movie_id=first["id"])
     except RpcError as error:
         print("   favorites before logging in: %s (%d %s)" % (error.message, error.code, error.kind))
     signed_in = client.auth_register(email=email, password="correct horse battery staple")
@@ -79,15 +80,17 @@ def tour(client: Client) -> None:
 
     print("\n== Favorites")
     for movie in popular["results"][:3]:
-        client.favorites_add(movieId=movie["id"])
+        client.favorites_add(movie_id=movie["id"])
     try:
-        client.favorites_add(movieId=first["id"])
+        client.favorites_add(movie_id=first["id"])
     except RpcError as error:
         print("   adding %s again: %s" % (first["title"], error.message))
-    hearts = client.favorites_contains(movieIds=[m["id"] for m in popular["results"][:5]])["contains"]
+    hearts = client.favorites_contains(movie_ids=[m["id"] for m in popular["results"][:5]])["contains"]
     print("   hearts for the first five: %s" % " ".join("♥" if hearts[str(m["id"])] else "·"
                                                        for m in popular["results"][:5]))
-    for section in client.favorites_list(groupBy="genre")["sections"]:
+    # With group_by="genre" the answer is the sections form of the result's union.
+    grouped = cast(FavoritesListResultOption2, client.favorites_list(group_by="genre"))
+    for section in grouped["sections"]:
         print("   %s: %s" % (section["genre"]["name"], "; ".join(title(f["movie"]) for f in section["movies"])))
 
     print("\n== Activity log")

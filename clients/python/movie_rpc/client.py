@@ -18,6 +18,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
+from ._generated import Methods
+from ._omit import OMIT, _Omit
 from .errors import ProtocolError, RpcError, RpcTimeout, ServerExited
 from .framing import FramingError, encode_message, make_decoder
 
@@ -31,25 +33,6 @@ __all__ = [
     "default_command",
 ]
 
-
-class _Omit:
-    """Sentinel: leave the ``params`` member out of the message (``None`` sends ``"params": null``)."""
-
-    _instance: Optional["_Omit"] = None
-
-    def __new__(cls) -> "_Omit":
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "OMIT"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-OMIT: Any = _Omit()
 
 Params = Union[Dict[str, Any], List[Any], None, _Omit]
 
@@ -77,7 +60,7 @@ class Notify:
     params: Any = OMIT
 
 
-class PendingRequest(concurrent.futures.Future):
+class PendingRequest(concurrent.futures.Future[Any]):
     """The future of one request: resolves to its result, or raises :class:`RpcError`,
     :class:`ServerExited` or whatever the client's ``result_validator`` raised."""
 
@@ -118,7 +101,7 @@ def _drop_none(named: Mapping[str, Any]) -> Dict[str, Any]:
     return {key: value for key, value in named.items() if value is not None}
 
 
-class Client:
+class Client(Methods):
     """A movie-rpc server process and a JSON-RPC connection to it.
 
     ``command``: the argv (a list) or the path of the binary (a string); default
@@ -206,7 +189,7 @@ class Client:
         return self._proc.poll()
 
     @property
-    def process(self) -> subprocess.Popen:
+    def process(self) -> "subprocess.Popen[bytes]":
         return self._proc
 
     def stderr_tail(self) -> str:
@@ -338,12 +321,12 @@ class Client:
                 messages.append(message)
         self.send_message(messages)
         results: List[Any] = []
-        for pending in futures:
-            if pending is None:
+        for future in futures:
+            if future is None:
                 results.append(None)
                 continue
             try:
-                results.append(self.wait(pending, timeout))
+                results.append(self.wait(future, timeout))
             except RpcError as error:
                 results.append(error)
         return results
@@ -487,43 +470,21 @@ class Client:
                 return
         pending.set_result(result)
 
-    # ------------------------------------------------------------------ _invoke for helpers
+    # ------------------------------------------------------------------ helpers
+    # One helper per method of schema/openrpc.json comes from Methods (movie_rpc/_generated.py, made by
+    # scripts/gen-python-client.py): snake_case names and keywords, typed results. The few below add
+    # what the document cannot say.
 
-    def _invoke(self, method: str, /, **params: Any) -> Any:
-        """Calls ``method`` with the given params, leaving out those that are None (a helper's unset
-        optional params). Without any param, the message has no ``params`` member."""
-        named = _drop_none(params)
-        return self.call(method, named) if named else self.call(method)
-
-    # ------------------------------------------------------------------ server and protocol
-    # One helper per method of schema/openrpc.json, named after it (dots and camelCase become
-    # snake_case: movies.byGenre -> movies_by_genre). Param names are the wire names. Extra keyword
-    # arguments pass through, so a param added on the server needs no helper change.
-
-    def server_info(self) -> Dict[str, Any]:
-        """``server.info``: name, version, protocolVersion, framing, catalog mode, dataDirectory."""
-        return self._invoke("server.info")
+    def _call_method(self, method: str, params: Optional[Dict[str, Any]]) -> Any:
+        return self.call(method, params) if params else self.call(method)
 
     def discover(self) -> Dict[str, Any]:
-        """``rpc.discover``: the server's OpenRPC document."""
-        return self._invoke("rpc.discover")
+        """``rpc.discover``: the server's OpenRPC document (the same as :meth:`rpc_discover`)."""
+        return self.rpc_discover()
 
     def method_names(self) -> List[str]:
         """Names of the methods the server documents (from ``rpc.discover``)."""
-        return [method["name"] for method in self.discover().get("methods", [])]
-
-    def initialize(self, processId: Optional[int] = None, clientInfo: Optional[Dict[str, Any]] = None,
-                   capabilities: Optional[Dict[str, Any]] = None, rootUri: Optional[str] = None,
-                   protocolVersion: Optional[str] = None, **extra: Any) -> Dict[str, Any]:
-        """``initialize``: LSP-style handshake (the result lists the server's methods), or MCP's when
-        ``protocolVersion`` and ``clientInfo`` are given."""
-        return self._invoke("initialize", processId=processId, clientInfo=clientInfo,
-                            capabilities=capabilities if capabilities is not None else {}, rootUri=rootUri,
-                            protocolVersion=protocolVersion, **extra)
-
-    def shutdown(self) -> None:
-        """``shutdown``: LSP-style; answers null. Follow with :meth:`exit`."""
-        return self._invoke("shutdown")
+        return [str(method["name"]) for method in self.discover().get("methods", [])]
 
     def exit(self, timeout: float = 10.0) -> int:
         """Sends the ``exit`` notification and returns the exit status (0 after :meth:`shutdown`)."""
@@ -532,142 +493,3 @@ class Client:
         except ServerExited:
             pass
         return self.close(timeout)
-
-    # ------------------------------------------------------------------ catalog
-
-    def genres_list(self, language: Optional[str] = None, cachePolicy: Optional[str] = None,
-                    **extra: Any) -> Any:
-        """``genres.list``: the movie genres."""
-        return self._invoke("genres.list", language=language, cachePolicy=cachePolicy, **extra)
-
-    def movies_popular(self, page: int = 1, language: Optional[str] = None, region: Optional[str] = None,
-                       posterSize: Optional[str] = None, backdropSize: Optional[str] = None,
-                       cachePolicy: Optional[str] = None, **extra: Any) -> Any:
-        """``movies.popular``: one page (1..500) of popular movies."""
-        return self._invoke("movies.popular", page=page, language=language, region=region, posterSize=posterSize,
-                            backdropSize=backdropSize, cachePolicy=cachePolicy, **extra)
-
-    def movies_by_genre(self, genreId: int, page: int = 1, language: Optional[str] = None,
-                        region: Optional[str] = None, posterSize: Optional[str] = None,
-                        backdropSize: Optional[str] = None, cachePolicy: Optional[str] = None, **extra: Any) -> Any:
-        """``movies.byGenre``: one page of a genre's movies."""
-        return self._invoke("movies.byGenre", genreId=genreId, page=page, language=language, region=region,
-                            posterSize=posterSize, backdropSize=backdropSize, cachePolicy=cachePolicy, **extra)
-
-    def movies_latest(self, language: Optional[str] = None, cachePolicy: Optional[str] = None,
-                      **extra: Any) -> Any:
-        """``movies.latest``: TMDB's newest movie record (usually nearly empty)."""
-        return self._invoke("movies.latest", language=language, cachePolicy=cachePolicy, **extra)
-
-    def movies_details(self, movieId: int, language: Optional[str] = None, posterSize: Optional[str] = None,
-                       backdropSize: Optional[str] = None, cachePolicy: Optional[str] = None, **extra: Any) -> Any:
-        """``movies.details``: one movie in full."""
-        return self._invoke("movies.details", movieId=movieId, language=language, posterSize=posterSize,
-                            backdropSize=backdropSize, cachePolicy=cachePolicy, **extra)
-
-    def images_fetch(self, path: str, size: Optional[str] = None, **extra: Any) -> Any:
-        """``images.fetch``: downloads an image (e.g. a movie's ``posterPath``) once; returns its local file."""
-        return self._invoke("images.fetch", path=path, size=size, **extra)
-
-    def catalog_sync(self, popularPages: Optional[int] = None, genres: Optional[List[int]] = None,
-                     language: Optional[str] = None, progressToken: Union[str, int, None] = None,
-                     **extra: Any) -> Any:
-        """``catalog.sync``: prefetches pages for offline use; with ``progressToken`` the server sends
-        ``$/progress`` notifications (see :meth:`next_notification`)."""
-        return self._invoke("catalog.sync", popularPages=popularPages, genres=genres, language=language,
-                            progressToken=progressToken, **extra)
-
-    # ------------------------------------------------------------------ accounts
-
-    def auth_validate(self, email: Optional[str] = None, password: Optional[str] = None,
-                      passwordConfirmation: Optional[str] = None, profile: Optional[Dict[str, Any]] = None,
-                      **extra: Any) -> Any:
-        """``auth.validate``: checks sign-up fields without creating anything (``{valid, fields}``)."""
-        return self._invoke("auth.validate", email=email, password=password,
-                            passwordConfirmation=passwordConfirmation, profile=profile, **extra)
-
-    def auth_register(self, email: str, password: str, passwordConfirmation: Optional[str] = None,
-                      profile: Optional[Dict[str, Any]] = None, **extra: Any) -> Any:
-        """``auth.register``: creates an account and signs this connection in."""
-        return self._invoke("auth.register", email=email, password=password,
-                            passwordConfirmation=passwordConfirmation, profile=profile, **extra)
-
-    def auth_login(self, email: str, password: str, **extra: Any) -> Any:
-        """``auth.login``: signs this connection in."""
-        return self._invoke("auth.login", email=email, password=password, **extra)
-
-    def auth_logout(self, **extra: Any) -> Any:
-        """``auth.logout``: signs out."""
-        return self._invoke("auth.logout", **extra)
-
-    def auth_status(self, **extra: Any) -> Any:
-        """``auth.status``: ``{loggedIn, user, route}``."""
-        return self._invoke("auth.status", **extra)
-
-    def account_update(self, profile: Optional[Dict[str, Any]] = None, newPassword: Optional[str] = None,
-                       currentPassword: Optional[str] = None, **extra: Any) -> Any:
-        """``account.update``: changes profile fields and/or the password (``currentPassword`` required with
-        ``newPassword``)."""
-        return self._invoke("account.update", profile=profile, newPassword=newPassword,
-                            currentPassword=currentPassword, **extra)
-
-    def account_delete(self, password: str, **extra: Any) -> Any:
-        """``account.delete``: deletes the signed-in account."""
-        return self._invoke("account.delete", password=password, **extra)
-
-    # ------------------------------------------------------------------ favorites
-
-    def favorites_add(self, movieId: int, **extra: Any) -> Any:
-        """``favorites.add``."""
-        return self._invoke("favorites.add", movieId=movieId, **extra)
-
-    def favorites_remove(self, movieId: int, **extra: Any) -> Any:
-        """``favorites.remove``."""
-        return self._invoke("favorites.remove", movieId=movieId, **extra)
-
-    def favorites_list(self, groupBy: Optional[str] = None, posterSize: Optional[str] = None,
-                       **extra: Any) -> Any:
-        """``favorites.list``: ``{favorites}``, or ``{sections}`` with ``groupBy="genre"``."""
-        return self._invoke("favorites.list", groupBy=groupBy, posterSize=posterSize, **extra)
-
-    def favorites_contains(self, movieIds: List[int], **extra: Any) -> Any:
-        """``favorites.contains``: ``{contains: {"<movieId>": bool}}``."""
-        return self._invoke("favorites.contains", movieIds=movieIds, **extra)
-
-    # ------------------------------------------------------------------ events and hints
-
-    def events_list(self, limit: Optional[int] = None, cursor: Optional[str] = None, name: Optional[str] = None,
-                    userId: Any = OMIT, since: Optional[str] = None, until: Optional[str] = None,
-                    **extra: Any) -> Any:
-        """``events.list``: ``{events, nextCursor}``, newest first. ``userId=None`` sends null (only the
-        anonymous user's events); leave it out for everybody's."""
-        params = _drop_none(dict(limit=limit, cursor=cursor, name=name, since=since, until=until, **extra))
-        if userId is not OMIT:
-            params["userId"] = userId
-        return self.call("events.list", params) if params else self.call("events.list")
-
-    def events_search(self, query: str, limit: Optional[int] = None, cursor: Optional[str] = None,
-                      **extra: Any) -> Any:
-        """``events.search``: events whose name or a parameter value contains ``query``, ignoring case."""
-        return self._invoke("events.search", query=query, limit=limit, cursor=cursor, **extra)
-
-    def events_get(self, id: int, **extra: Any) -> Any:
-        """``events.get``: one event with all its parameters."""
-        return self._invoke("events.get", id=id, **extra)
-
-    def events_add(self, name: str, timestamp: Optional[str] = None, params: Optional[Dict[str, Any]] = None,
-                   **extra: Any) -> Any:
-        """``events.add``: stores an event (written through) and returns it."""
-        return self._invoke("events.add", name=name, timestamp=timestamp, params=params, **extra)
-
-    def events_delete(self, ids: List[int], **extra: Any) -> Any:
-        """``events.delete``: ``{deleted, notFound}``."""
-        return self._invoke("events.delete", ids=ids, **extra)
-
-    def events_stats(self, since: Optional[str] = None, **extra: Any) -> Any:
-        """``events.stats``: ``{counts: [{name, count}], total}``."""
-        return self._invoke("events.stats", since=since, **extra)
-
-    def hints_list(self, **extra: Any) -> Any:
-        """``hints.list``: ``{hints: [{id, feature, message, method}]}`` for features not used yet."""
-        return self._invoke("hints.list", **extra)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from ._generated import ErrorCode
+
 __all__ = [
     "ErrorCode",
     "MovieRpcError",
@@ -17,32 +19,6 @@ __all__ = [
     "RpcTimeout",
     "ProtocolError",
 ]
-
-
-class ErrorCode:
-    """Error codes of the JSON-RPC 2.0 spec, LSP and the movie-rpc error table (``components.errors`` of
-    ``schema/openrpc.json``)."""
-
-    PARSE_ERROR = -32700
-    INVALID_REQUEST = -32600
-    METHOD_NOT_FOUND = -32601
-    INVALID_PARAMS = -32602
-    INTERNAL_ERROR = -32603
-    VALIDATION_FAILED = -32010
-    LOGIN_REQUIRED = -32011
-    INVALID_CREDENTIALS = -32012
-    EMAIL_TAKEN = -32013
-    TOO_MANY_ATTEMPTS = -32014
-    ALREADY_FAVORITE = -32020
-    NOT_FOUND = -32021
-    OFFLINE_NOT_CACHED = -32030
-    UPSTREAM_ERROR = -32031
-    UPSTREAM_UNAUTHORIZED = -32032
-    RATE_LIMITED = -32033
-    IMAGE_REJECTED = -32034
-    STORAGE_ERROR = -32040
-    UNSUPPORTED_PROTOCOL_VERSION = -32022  # MCP 2026-07-28, on MCP requests only
-    REQUEST_CANCELLED = -32800
 
 
 class MovieRpcError(Exception):
@@ -80,12 +56,14 @@ class RpcError(MovieRpcError):
     @property
     def kind(self) -> Optional[str]:
         """``data.kind``: the stable name of the error (``"invalidParams"``, ``"notFound"``, ...)."""
-        return self._data("kind")
+        kind = self._data("kind")
+        return kind if isinstance(kind, str) else None
 
     @property
     def field(self) -> Optional[str]:
         """``data.field``: the offending param of a -32602 (a dotted path for nested members)."""
-        return self._data("field")
+        field = self._data("field")
+        return field if isinstance(field, str) else None
 
     @property
     def fields(self) -> List[Dict[str, Any]]:
@@ -100,12 +78,14 @@ class RpcError(MovieRpcError):
     @property
     def retry_after(self) -> Optional[float]:
         """``data.retryAfter`` in seconds, when the server suggests a delay."""
-        return self._data("retryAfter")
+        seconds = self._data("retryAfter")
+        return float(seconds) if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else None
 
     @property
     def http_status(self) -> Optional[int]:
         """``data.httpStatus`` of an upstream failure."""
-        return self._data("httpStatus")
+        status = self._data("httpStatus")
+        return status if isinstance(status, int) and not isinstance(status, bool) else None
 
 
 class ServerExited(MovieRpcError):

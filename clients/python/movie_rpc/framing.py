@@ -13,7 +13,7 @@ themselves, so the same code serves the client's reader thread and byte-level te
 from __future__ import annotations
 
 import json
-from typing import Any, List
+from typing import Any, List, Union
 
 __all__ = [
     "FRAMINGS",
@@ -84,7 +84,7 @@ class ContentLengthDecoder:
         while True:
             if self._body_length is None:
                 # Blank lines between messages are tolerated, as the server tolerates them.
-                while self._buffer[:1] in (b"\r", b"\n"):
+                while bytes(self._buffer[:1]) in (b"\r", b"\n"):
                     del self._buffer[:1]
                 end = self._buffer.find(b"\r\n\r\n")
                 if end < 0:
@@ -131,7 +131,7 @@ class ContentLengthDecoder:
         return length
 
 
-def make_decoder(framing: str):
+def make_decoder(framing: str) -> "Union[NewlineDecoder, ContentLengthDecoder]":
     """A fresh decoder for ``framing`` (``"newline"`` or ``"content-length"``)."""
     if framing == "newline":
         return NewlineDecoder()

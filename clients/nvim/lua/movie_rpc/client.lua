@@ -32,6 +32,13 @@ function M.pending()
     return state.pending_count
 end
 
+--- A number that changes whenever a new server process is started (or the old one stopped), so what
+--- was learnt about one process (e.g. that it refuses a param) is not applied to the next.
+---@return integer
+function M.generation()
+    return state.generation
+end
+
 function M.is_running()
     return state.rpc ~= nil
 end

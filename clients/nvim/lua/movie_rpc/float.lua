@@ -24,6 +24,12 @@ end
 function M.open(lines, opts)
     opts = opts or {}
     M.close()
+    local format = require('movie_rpc.format')
+    local drawn = {}
+    for index, line in ipairs(lines) do
+        drawn[index] = format.sanitize(line)
+    end
+    lines = drawn
     local buf = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
     vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')

@@ -7,6 +7,19 @@ M.HEART = '♥'
 M.CACHE_MARKER = '[cache]'
 M.STALE_MARKER = '[stale]'
 
+--- `text` made drawable as one buffer line: control characters (newline, NUL, escape, C1 controls…),
+--- which nvim_buf_set_lines refuses or which would corrupt the screen, become spaces. The server passes
+--- catalog text on as TMDB sent it, so every string drawn goes through this.
+---@param text any
+---@return string
+function M.sanitize(text)
+    if text == nil or text == vim.NIL then
+        return ''
+    end
+    text = tostring(text)
+    return (text:gsub('[%z\1-\31\127]', ' '):gsub('\194[\128-\159]', ' '))
+end
+
 local function display_width(text)
     return vim.fn.strdisplaywidth(text)
 end
@@ -44,7 +57,7 @@ end
 
 --- One list line: title, year, rating and the heart when a favorite.
 function M.movie_line(movie, favorite, title_width, indent)
-    local line = string.format('%s%s  %s  %4s', indent or '', M.fit(movie.title, title_width or 44),
+    local line = string.format('%s%s  %s  %4s', indent or '', M.fit(M.sanitize(movie.title), title_width or 44),
         M.year(movie.releaseDate), M.rating(movie.voteAverage))
     if favorite then
         line = line .. '  ' .. M.HEART
@@ -79,7 +92,7 @@ end
 --- `text` broken into lines of at most `width` cells at spaces.
 function M.wrap(text, width)
     local lines = {}
-    for paragraph in ((text or '') .. '\n'):gmatch('(.-)\n') do
+    for paragraph in ((text or ''):gsub('[%z\1-\9\11-\31\127]', ' ') .. '\n'):gmatch('(.-)\n') do
         local line = ''
         for word in paragraph:gmatch('%S+') do
             if line == '' then
@@ -105,7 +118,7 @@ function M.details_lines(d, opts)
     opts = opts or {}
     local width = opts.width or 72
     local lines = {}
-    local title = string.format('%s (%s)', d.title or '?', M.year(d.releaseDate))
+    local title = string.format('%s (%s)', M.sanitize(d.title or '?'), M.year(d.releaseDate))
     if opts.favorite then
         title = title .. '  ' .. M.HEART
     end
@@ -155,12 +168,137 @@ function M.details_lines(d, opts)
     if marks ~= '' then
         lines[#lines + 1] = marks
     end
+    vim.list_extend(lines, M.extras_lines(d, opts.region, width))
     lines[#lines + 1] = ''
     local overview = compat.value(d.overview)
     if overview and overview ~= '' then
         vim.list_extend(lines, M.wrap(overview, width))
     else
         lines[#lines + 1] = '(no overview)'
+    end
+    return lines
+end
+
+local function list_of(value)
+    value = compat.value(value)
+    return type(value) == 'table' and value or {}
+end
+
+--- "Name (Character), Name, …" of the `limit` top-billed cast members, or nil.
+function M.cast_text(credits, limit)
+    local cast = vim.deepcopy(list_of(compat.value(credits) and credits.cast))
+    table.sort(cast, function(a, b)
+        return (tonumber(compat.value(a.order)) or math.huge) < (tonumber(compat.value(b.order)) or math.huge)
+    end)
+    local parts = {}
+    for i = 1, math.min(limit or 5, #cast) do
+        local member = cast[i]
+        local name, character = compat.value(member.name), compat.value(member.character)
+        if type(name) == 'string' and name ~= '' then
+            parts[#parts + 1] = (type(character) == 'string' and character ~= '')
+                and string.format('%s (%s)', name, character) or name
+        end
+    end
+    return #parts > 0 and table.concat(parts, ', ') or nil
+end
+
+--- The directors' names from a credits crew, or nil.
+function M.directors_text(credits)
+    local names = {}
+    for _, member in ipairs(list_of(compat.value(credits) and credits.crew)) do
+        local name = compat.value(member.name)
+        if compat.value(member.job) == 'Director' and type(name) == 'string' and name ~= '' then
+            names[#names + 1] = name
+        end
+    end
+    return #names > 0 and table.concat(names, ', ') or nil
+end
+
+--- The URL of the first trailer (the server lists trailers first) that has one, or nil.
+function M.trailer_url(videos)
+    local fallback = nil
+    for _, video in ipairs(list_of(videos)) do
+        local url = compat.value(video.url)
+        if type(url) == 'string' and url ~= '' then
+            if compat.value(video.type) == 'Trailer' then
+                return url
+            end
+            fallback = fallback or (compat.value(video.type) == 'Teaser' and url or nil)
+        end
+    end
+    return fallback
+end
+
+--- The providers of `region` from a watchProviders answer: one region's {flatrate, rent, buy, free,
+--- ads, link}, or all of them keyed by region (directly or under `results`/`regions`).
+local function region_providers(providers, region)
+    providers = compat.value(providers)
+    if type(providers) ~= 'table' then
+        return nil
+    end
+    for _, key in ipairs({ 'flatrate', 'rent', 'buy', 'free', 'ads' }) do
+        if providers[key] ~= nil then
+            local own = compat.value(providers.region)
+            return (own == nil or region == nil or own == region) and providers or nil
+        end
+    end
+    if not region then
+        return nil
+    end
+    for _, nested in ipairs({ providers, compat.value(providers.results), compat.value(providers.regions) }) do
+        if type(nested) == 'table' and type(compat.value(nested[region])) == 'table' then
+            return nested[region]
+        end
+    end
+    return nil
+end
+
+--- "Stream: A, B · Rent: C · Buy: D" for `region`, or nil when it has none.
+function M.providers_text(providers, region)
+    local found = region_providers(providers, region)
+    if not found then
+        return nil
+    end
+    local parts = {}
+    for _, kind in ipairs({ { 'flatrate', 'Stream' }, { 'free', 'Free' }, { 'ads', 'With ads' },
+        { 'rent', 'Rent' }, { 'buy', 'Buy' } }) do
+        local names = {}
+        for _, provider in ipairs(list_of(found[kind[1]])) do
+            local name = compat.value(provider.name)
+            if type(name) == 'string' and name ~= '' then
+                names[#names + 1] = name
+            end
+        end
+        if #names > 0 then
+            parts[#parts + 1] = kind[2] .. ': ' .. table.concat(names, ', ')
+        end
+    end
+    return #parts > 0 and table.concat(parts, ' · ') or nil
+end
+
+--- The lines movies.details with `include` adds, each only when the answer has it: certification,
+--- director, top-billed cast, trailer URL and the watch providers of `region`.
+function M.extras_lines(d, region, width)
+    local lines = {}
+    local certification = compat.value(d.certification)
+    if type(certification) == 'string' and certification ~= '' then
+        lines[#lines + 1] = 'Rated ' .. certification .. (region and (' (' .. region .. ')') or '')
+    end
+    local directors = M.directors_text(d.credits)
+    if directors then
+        vim.list_extend(lines, M.wrap('Director: ' .. directors, width or 72))
+    end
+    local cast = M.cast_text(d.credits, 5)
+    if cast then
+        vim.list_extend(lines, M.wrap('Cast: ' .. cast, width or 72))
+    end
+    local trailer = M.trailer_url(d.videos)
+    if trailer then
+        lines[#lines + 1] = 'Trailer: ' .. trailer
+    end
+    local providers = M.providers_text(d.watchProviders, region)
+    if providers then
+        vim.list_extend(lines, M.wrap(string.format('Watch (%s): %s', region or '?', providers), width or 72))
     end
     return lines
 end

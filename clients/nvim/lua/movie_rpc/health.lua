@@ -10,6 +10,9 @@ local NEEDED = {
     'favorites.add', 'favorites.remove', 'favorites.list', 'favorites.contains', 'events.list', 'events.search',
 }
 
+-- Used when present: without them one command says the server lacks the method.
+local OPTIONAL = { 'movies.search' }
+
 function M.check()
     local health = compat.health()
     local cfg = config.get()
@@ -76,6 +79,11 @@ function M.check()
             health.ok(string.format('methods: all %d the plugin uses are offered', #NEEDED))
         else
             health.warn('the server lacks ' .. table.concat(missing, ', ') .. ' (an older movie-rpc?)')
+        end
+        for _, name in ipairs(OPTIONAL) do
+            if not have[name] then
+                health.info(name .. ' is not offered: :Movie search needs a newer movie-rpc')
+            end
         end
     end
 end

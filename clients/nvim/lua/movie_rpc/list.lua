@@ -13,6 +13,15 @@ local LOGIN_REQUIRED = -32011
 local ALREADY_FAVORITE = -32020
 local NOT_FOUND = -32021
 local METHOD_NOT_FOUND = -32601
+local INVALID_PARAMS = -32602
+local UNAVAILABLE_IN_DEMO = -32034
+
+--- What the details window asks movies.details to add (each shown only when the answer has it).
+M.DETAILS_INCLUDE = { 'credits', 'videos', 'watchProviders', 'releaseDates' }
+
+-- The server generation that refused `include` (an older server: -32601/-32602; the demo catalog:
+-- -32034), so the details of that process are asked for without it from then on.
+local include_refused_by = nil
 
 local HEADER_LINES = 2
 local ns = vim.api.nvim_create_namespace('movie_rpc')
@@ -68,6 +77,9 @@ end
 
 local function set_lines(view, lines, highlights)
     local buf = view.buf
+    for index, line in ipairs(lines) do
+        lines[index] = format.sanitize(line)
+    end
     vim.api.nvim_buf_set_option(buf, 'modifiable', true)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
     vim.api.nvim_buf_set_option(buf, 'modifiable', false)
@@ -229,14 +241,42 @@ local function toggle_favorite(view)
     end)
 end
 
---- Shows movies.details of `movie_id` in a floating window.
+--- Whether an error answer to movies.details with `include` means "not this server or catalog"
+--- rather than a real failure: the method or param is unknown (an older server), or the demo
+--- catalog has no credits, videos or providers.
+local function include_refused(err)
+    if err.code == METHOD_NOT_FOUND or err.code == UNAVAILABLE_IN_DEMO then
+        return true
+    end
+    local data = compat.value(err.data)
+    local field = type(data) == 'table' and compat.value(data.field) or nil
+    return err.code == INVALID_PARAMS and type(field) == 'string'
+        and (field:find('^include') ~= nil or field == 'region')
+end
+
+--- Shows movies.details of `movie_id` in a floating window, with the cast, director, trailer and
+--- providers for the configured region when the server and catalog have them.
 function M.show_details(movie_id, favorite)
-    client.request('movies.details', { movieId = movie_id }, function(err, details)
+    local cfg = config.get()
+    local generation = client.generation()
+    local plain = { movieId = movie_id, language = cfg.language }
+    local full = vim.tbl_extend('force', plain, { include = M.DETAILS_INCLUDE, region = cfg.region })
+    local function show(err, details)
         if err then
             return client.notify_error(err)
         end
         local width = math.min(72, math.max(20, vim.o.columns - 8))
-        float.open(format.details_lines(details, { width = width, favorite = favorite }))
+        float.open(format.details_lines(details, { width = width, favorite = favorite, region = cfg.region }))
+    end
+    if include_refused_by == generation then
+        return client.request('movies.details', plain, show)
+    end
+    client.request('movies.details', full, function(err, details)
+        if err and include_refused(err) then
+            include_refused_by = client.generation()
+            return client.request('movies.details', plain, show)
+        end
+        show(err, details)
     end)
 end
 
@@ -341,6 +381,11 @@ local function load_movies(view, page, first)
     local params = vim.tbl_extend('force', view.params or {}, { page = page })
     client.request(view.method, params, function(err, result)
         if err then
+            if err.code == METHOD_NOT_FOUND then
+                return vim.notify(string.format(
+                    'movie-rpc: this server does not offer %s yet; a newer movie-rpc has it', view.method),
+                    vim.log.levels.ERROR)
+            end
             return client.notify_error(err)
         end
         hearts_for(result.results, function(favs)
