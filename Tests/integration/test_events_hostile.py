@@ -87,7 +87,7 @@ def test_the_testers_switch_shows_every_event(start):
 def test_deleting_an_account_deletes_its_events_and_says_how_many(start, home):
     client = start()
     anonymous, bobs, adas = two_users(client)
-    client.movies_details(movieId=550)  # recorded, still buffered when the delete comes
+    client.movies_details(movie_id=550)  # recorded, still buffered when the delete comes
     deleted = client.account_delete("pw-ada")
     assert deleted["eventsDeleted"] >= 3  # user.registered, the note, movie.viewed (recorded, not yet flushed)
     connection = sqlite3.connect(str(home / "movie-rpc.sqlite"))
