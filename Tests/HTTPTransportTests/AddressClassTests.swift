@@ -40,11 +40,11 @@ struct AddressClassTests {
         let cancellation = try RequestCancellation()
         #expect(throws: TCPConnector.AddressNotAdmitted.self) {
             _ = try TCPConnector.connect(
-                host: "127.0.0.1", port: server.port, deadline: Deadline(secondsFromNow: 5),
+                host: "127.0.0.1", port: server.port, deadline: Deadline(secondsFromNow: 60),
                 cancellation: cancellation, admits: { $0.isPublic })
         }
         let connected = try TCPConnector.connect(
-            host: "127.0.0.1", port: server.port, deadline: Deadline(secondsFromNow: 5), cancellation: cancellation)
+            host: "127.0.0.1", port: server.port, deadline: Deadline(secondsFromNow: 60), cancellation: cancellation)
         close(connected.socket)
         #expect(connected.addressClass == .loopback)
         #expect(server.connectionsAccepted <= 1)

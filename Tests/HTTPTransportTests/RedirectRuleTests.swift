@@ -5,7 +5,8 @@ import Testing
 
 @Suite("Redirect rules and body limits, against loopback servers")
 struct RedirectRuleTests {
-    private let client = SocketHTTPClient(timeoutSeconds: 5, environment: [:])
+    // Generous: nothing here waits for the deadline, and a loaded machine may delay any exchange.
+    private let client = SocketHTTPClient(timeoutSeconds: 60, environment: [:])
 
     private func request(_ url: String, _ rule: RedirectRule, limit: Int? = nil) throws -> HTTPRequest {
         HTTPRequest(url: try #require(URL(string: url)), redirects: rule, maxResponseBytes: limit)
