@@ -63,6 +63,21 @@ enum TestMethods {
         typealias Result = String
     }
 
+    /// A control message: answered ahead of whatever waits.
+    struct ControlPing: RPCMethod {
+        static let name = "control.ping"
+        static let isControl = true
+        typealias Params = NoParams
+        typealias Result = String
+    }
+
+    /// A result of `count` bytes of text (plus quotes), to fill batch replies.
+    struct Blob: RPCMethod {
+        static let name = "blob"
+        struct Params: Decodable, Sendable { var count: Int }
+        typealias Result = String
+    }
+
     struct UpdateProfile: RPCMethod {
         static let name = "profile.update"
         struct Params: Decodable, Sendable {
@@ -151,6 +166,8 @@ final class DispatcherFixture: Sendable {
         table.register(TestMethods.Sum.self) { params, _ in params.values.reduce(0, +) }
         table.register(TestMethods.GetData.self) { _, _ in ["hello", 5] }
         table.register(TestMethods.Ping.self) { _, _ in "pong" }
+        table.register(TestMethods.ControlPing.self) { _, _ in "pong" }
+        table.register(TestMethods.Blob.self) { params, _ in String(repeating: "b", count: params.count) }
         table.register(TestMethods.InlineThreadName.self) { _, _ in TestMethods.currentThreadName() }
         table.register(TestMethods.ThreadName.self) { _, _ in TestMethods.currentThreadName() }
         table.register(TestMethods.UpdateProfile.self) { _, _ in NullResult() }

@@ -5,6 +5,8 @@ public struct ServerInfo: MovieMethod {
     public static let name = "server.info"
     /// Configuration only: answered on the reading thread, without a thread hop.
     public static let answersInline = true
+    /// Read and answered ahead of any backlog.
+    public static let isControl = true
     public typealias Params = NoParams
 
     public struct Result: Encodable, Sendable, Equatable {
