@@ -9,14 +9,12 @@ public final class Connection: Sendable, NotificationSending {
     private let output: OutputChannel
     public let dispatcher: Dispatcher
     private let endOfInput = OneShotSignal()
-    private let readingThread = ReadingThreadExecutor()
 
     public init(inputFD: Int32, outputFD: Int32, dispatcher: Dispatcher) {
         self.inputFD = inputFD
         self.output = OutputChannel(fd: outputFD, maxQueuedBytes: dispatcher.limits.maxQueuedOutputBytes)
         self.dispatcher = dispatcher
         dispatcher.setNotifier(self)
-        dispatcher.setInlineExecutor(readingThread)
         dispatcher.setReplyRoom(output)
     }
 
@@ -51,7 +49,6 @@ public final class Connection: Sendable, NotificationSending {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
-        readingThread.bindToCurrentThread()
         // The kernel's name for this thread (ps -T, top -H, debuggers); Foundation's Thread.name stays
         // inside Foundation on Linux, and Glibc's module leaves out pthread_setname_np. Writing the
         // thread's comm file is the same rename.
@@ -83,7 +80,6 @@ public final class Connection: Sendable, NotificationSending {
                 framing?.append(chunk)
             }
             while let event = framing?.next() { deliver(event) }
-            readingThread.runPendingJobs()
             waitForRoom()
         }
         if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
@@ -94,7 +90,6 @@ public final class Connection: Sendable, NotificationSending {
             framing = lastLine
         }
         while let event = framing?.finish() { deliver(event) }
-        readingThread.runPendingJobs()
     }
 
     /// Stops reading while the requests read and not yet answered exceed their budget; the client is then

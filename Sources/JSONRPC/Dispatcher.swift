@@ -56,8 +56,6 @@ public final class Dispatcher: Sendable {
     private let inFlight = Mutex(InFlight())
     /// Set by the connection so handlers can send notifications.
     private let notifier = Mutex<(any NotificationSending)?>(nil)
-    /// Set by the connection: where methods that answer inline run (its reading thread).
-    private let inlineExecutor = Mutex<ReadingThreadExecutor?>(nil)
     /// Set by the connection: its output, whose room a request waits for before it starts.
     private let replyRoom = Mutex<(any ReplyRoom)?>(nil)
 
@@ -89,8 +87,6 @@ public final class Dispatcher: Sendable {
         var body: @Sendable () async -> Void
         var id: RequestID?
         var token: UInt64
-        /// A method that answers inline: run on the reading thread when started from it.
-        var inline = false
         /// A control message (``RPCMethod/isControl``): started at once, whatever waits for a slot.
         var control = false
         /// Its bytes plus `Limits.requestOverhead`, counted until it finishes.
@@ -107,9 +103,6 @@ public final class Dispatcher: Sendable {
         notifier.withLock { $0 = sender }
     }
 
-    func setInlineExecutor(_ executor: ReadingThreadExecutor) {
-        inlineExecutor.withLock { $0 = executor }
-    }
 
     func setReplyRoom(_ room: any ReplyRoom) {
         replyRoom.withLock { $0 = room }
@@ -268,8 +261,7 @@ public final class Dispatcher: Sendable {
             return state.nextToken
         }
         let cost = data.count + Limits.requestOverhead
-        let inline = table.answersInline(method)
-        track(id: id, token: token, inline: inline, control: table.isControl(method), cost: cost) { [self] in
+        track(id: id, token: token, control: table.isControl(method), cost: cost) { [self] in
             let response = await perform(method: method, id: id, input: input)
             inFlight.withLock { state in
                 if state.requests[id]?.token == token { state.requests[id] = nil }
@@ -297,10 +289,10 @@ public final class Dispatcher: Sendable {
 
     /// Runs `body` in a detached task counted as in flight, now or when a slot frees up.
     private func track(
-        id: RequestID? = nil, token: UInt64 = 0, inline: Bool = false, control: Bool = false, cost: Int,
+        id: RequestID? = nil, token: UInt64 = 0, control: Bool = false, cost: Int,
         _ body: @escaping @Sendable () async -> Void
     ) {
-        let job = Job(body: body, id: id, token: token, inline: inline, control: control, cost: cost)
+        let job = Job(body: body, id: id, token: token, control: control, cost: cost)
         let startNow = inFlight.withLock { state -> Bool in
             state.queuedInputBytes += cost
             if control {
@@ -329,12 +321,10 @@ public final class Dispatcher: Sendable {
             await job.body()
             finished(job)
         }
-        let task: Task<Void, Never>
-        if job.inline, let executor = inlineExecutor.withLock({ $0 }), executor.isCurrentThread {
-            task = Task.detached(executorPreference: executor, operation: operation)
-        } else {
-            task = Task.detached(operation: operation)
-        }
+        // Every request takes this one path: a task on the global executor. None runs on the reading thread:
+        // a task preferring that thread would take the default actors it calls (SQLite's among them) with it,
+        // and a slow query would stop the reading of control messages.
+        let task = Task.detached(operation: operation)
         guard let id = job.id else { return }
         inFlight.withLock { state in
             guard state.requests[id]?.token == job.token else { return }

@@ -7,8 +7,10 @@ import Synchronization
 /// Frames wait in a queue with a byte budget (`maxQueuedBytes`). The budget is not enforced here, where a
 /// reply must never be lost, but by the dispatcher, which starts no new request while the queue is full
 /// (`waitForRoom`): a client that stops reading holds back the work, the work holds back the input, and the
-/// reading thread stops reading. When many frames are ready the writer sends them in one `write`. After the
-/// peer goes away (EPIPE) further frames are dropped quietly.
+/// reading thread stops reading. When many frames are ready the writer sends them in one `write`. When
+/// nothing is queued or being written and the pipe has room for the whole frame, the sender writes it
+/// itself: a round trip then costs no thread wake-up. After the peer goes away (EPIPE) further frames are
+/// dropped quietly.
 final class OutputChannel: ReplyRoom {
     private let fd: Int32
     let maxQueuedBytes: Int
@@ -34,9 +36,29 @@ final class OutputChannel: ReplyRoom {
         var isIdle: Bool { queue.isEmpty && !writing }
     }
 
+    /// The output pipe's capacity in pages (`F_GETPIPE_SZ`); 0 when the output is not a pipe, whose
+    /// writes could block (a socket, a terminal): then every frame goes through the writer thread.
+    private let pipePages: Int
+    private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+
     init(fd: Int32, maxQueuedBytes: Int = 32 * 1024 * 1024) {
         self.fd = fd
         self.maxQueuedBytes = max(1, maxQueuedBytes)
+        let capacity = fcntl(fd, Self.getPipeSize)
+        self.pipePages = capacity > 0 ? Int(capacity) / Self.pageSize : 0
+    }
+
+    /// `F_GETPIPE_SZ` (Linux), which Glibc's Swift module leaves out.
+    private static let getPipeSize: Int32 = 1032
+
+    /// Whether `count` bytes written now cannot block: the pipe holds its unread bytes in pages, at worst
+    /// two of them partly filled (one partly read, one partly written), and a write takes whole pages.
+    private func pipeHasRoom(for count: Int) -> Bool {
+        guard pipePages > 0 else { return false }
+        var unread: CInt = 0
+        guard ioctl(fd, UInt(FIONREAD), &unread) == 0 else { return false }
+        let pagesUsed = (Int(unread) + Self.pageSize - 1) / Self.pageSize + 2
+        return (count + Self.pageSize - 1) / Self.pageSize <= pipePages - pagesUsed
     }
 
     /// Set once the input's framing is known; replies use the same framing.
@@ -50,9 +72,25 @@ final class OutputChannel: ReplyRoom {
     /// Bytes queued and not yet written.
     var queuedBytes: Int { state.withLock { $0.queuedBytes } }
 
-    /// Queues one message body; returns at once.
+    /// Writes one message body now when that cannot block and nothing is ahead of it, else queues it for
+    /// the writer thread; returns at once either way.
     func send(_ body: Data) {
+        let framing = state.withLock { state -> (any MessageFraming)? in
+            guard !state.closed, pipePages > 0, state.queue.isEmpty, !state.writing else { return nil }
+            state.writing = true  // held while writing: frames sent meanwhile queue behind this one
+            return state.framing ?? NewlineFraming()
+        }
+        if let framing {
+            var frame = body.withUnsafeBytes { framing.frame($0) }
+            if pipeHasRoom(for: frame.count) {
+                let ok = frame.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
+                finishedWriting(0, failed: !ok)
+                if state.withLock({ !$0.queue.isEmpty }) { wakeWriter.signal() }
+                return
+            }
+        }
         let startWriter = state.withLock { state -> Bool in
+            if framing != nil { state.writing = false }  // not written after all: queued, in order
             guard !state.closed else { return false }
             state.queue.append(body)
             state.queuedBytes += body.count
@@ -100,7 +138,8 @@ final class OutputChannel: ReplyRoom {
             wakeWriter.wait()
             while true {
                 let taken = state.withLock { state -> (frames: [Data], bytes: Int, framing: any MessageFraming)? in
-                    guard !state.queue.isEmpty else { return nil }
+                    // A sender writing directly holds `writing`; it wakes this thread when it is done.
+                    guard !state.queue.isEmpty, !state.writing else { return nil }
                     var frames: [Data] = []
                     var bytes = 0
                     while let next = state.queue.first, frames.isEmpty || bytes + next.count <= Self.gatherLimit {
