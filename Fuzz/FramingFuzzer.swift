@@ -17,7 +17,8 @@
 //  2. Dispatch: at most one reply per message; exactly one for a framing error and for invalid UTF-8;
 //     every reply is UTF-8 JSON without a raw newline: a response object or a non-empty array of them,
 //     each with "jsonrpc": "2.0", an "id" (null, integer or string), exactly one of "result"/"error",
-//     and an integer error code.
+//     and an integer error code. A batch reply's results fill at most its budget (the message limit);
+//     only errors go past it.
 //  3. Framing detection: a stream starting with a Content-Length header is LSP, one starting with
 //     `{` or `[` newline-delimited.
 //  4. JSONWriter: for strings, integers, doubles and arrays taken from the input, the bytes it writes
@@ -336,9 +337,31 @@ private func dispatch(_ events: [FrameEvent], limit: Int) {
     for (slot, sent) in replies.enumerated() {
         if sent.count > 1 { fatalError("message \(slot) got \(sent.count) replies: \(sent.map(text))") }
         sent.forEach(checkReply)
+        sent.forEach { checkBatchBudget($0, limit: limit) }
     }
     for slot in mustAnswer where replies[slot].count != 1 {
         fatalError("framing error or invalid UTF-8 (message \(slot)) got \(replies[slot].count) replies")
+    }
+}
+
+/// A batch reply's results fill at most its budget (the message limit); errors may follow past it.
+private func checkBatchBudget(_ data: Data, limit: Int) {
+    let bytes = [UInt8](data)
+    guard bytes.first == UInt8(ascii: "["),
+        case .success(.array(let members)) = JSONStructureScanner.scan(bytes, maxDepth: 10_000)
+    else { return }
+    // Outside strings `,"result":` is structure: a raw quote inside a JSON string is always escaped.
+    let resultMember = Array(#","result":"#.utf8)
+    var size = 2
+    for range in members {
+        let member = Array(bytes[range])
+        let isResult = (0...max(0, member.count - resultMember.count)).contains {
+            member[$0...].starts(with: resultMember)
+        }
+        if isResult, size + range.count + 1 > limit {
+            fatalError("batch result of \(range.count) bytes past the budget of \(limit): \(text(data))")
+        }
+        size += range.count + 1
     }
 }
 

@@ -2,7 +2,9 @@
 """Benchmarks for movie-rpc's release binary, with a minimal Python JSON loop as the reference.
 
     python3 bench/bench.py                 # everything; prints a Markdown table
-    python3 bench/bench.py --only protocol # one section: protocol, catalog, accounts, events
+    python3 bench/bench.py --only protocol # one section: methods, protocol, catalog, accounts, events
+    python3 bench/bench.py --only methods  # issue #14: each read beside the C echo, the Python echo loop
+                                           # and the Python loop answering the very bytes movie-rpc answered
 
 Measures over real pipes (newline framing): time from spawn to first response, sequential round trip
 p50/p99, pipelined throughput, peak RSS (VmHWM), and the catalog figures against the fake TMDB server.
@@ -317,7 +319,112 @@ def events_section(binary: str, quick: bool) -> list[tuple]:
     return rows
 
 
-SECTIONS = {"protocol": protocol_section, "catalog": catalog_section, "accounts": accounts_section,
+def c_echo_command() -> list[str]:
+    """bench/echo.c, compiled into bench/out (again when the source is newer)."""
+    out = ROOT / "bench" / "out"
+    out.mkdir(exist_ok=True)
+    source, binary = ROOT / "bench" / "echo.c", out / "echo"
+    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+        subprocess.run(["cc", "-O2", "-o", str(binary), str(source)], check=True)
+    return [str(binary)]
+
+
+def result_text(reply: bytes) -> bytes:
+    """The result member of a reply to id 1, as the bytes the server wrote."""
+    prefix = b'{"jsonrpc":"2.0","id":1,"result":'
+    if not reply.startswith(prefix) or not reply.endswith(b"}"):
+        raise RuntimeError(f"unexpected reply: {reply[:300]!r}")
+    return reply[len(prefix):-1]
+
+
+def measure(command: list[str], env: dict, method: str, params: dict | None, n_seq: int, n_pipe: int) -> dict:
+    pipe = Pipe(command, env)
+    reply = pipe.call(request(method, 1, params))
+    seq = sequential(pipe, request(method, 1, params), n_seq, warmup=min(200, n_seq // 5))
+    # Roughly the same bytes for every method: fewer requests when replies are large.
+    count = max(1000, min(n_pipe, (64 << 20) // max(1, len(reply))))
+    throughput = pipelined(pipe, lambda i: request(method, i, params), count)
+    rss = pipe.peak_rss_kib() / 1024
+    pipe.close()
+    return {"reply": reply, "seq": seq, "throughput": throughput, "count": count, "rss": rss}
+
+
+def methods_section(binary: str, quick: bool) -> list[tuple]:
+    """Issue #14: every read next to the references of the same run: the C echo, the Python echo loop, and
+    the Python loop answering each method with the very bytes movie-rpc answered."""
+    from fake_tmdb import FakeTMDB
+
+    n_seq, n_pipe, n_spawn = (1000, 10000, 5) if quick else (5000, 50000, 15)
+    fake = FakeTMDB(api_key="bench-key", synthetic=True).start()
+    env = fresh_env(TMDB_API_KEY="bench-key", TMDB_BASE_URL=fake.base_url, MOVIE_RPC_PASSWORD_ITERATIONS="1000",
+                    MOVIE_RPC_OFFLINE_WINDOW="60")
+    ids = [10_000_000 + i for i in range(100)]
+    cases = [
+        ("server.info", "server.info", None),
+        ("genres.list (cached)", "genres.list", {"cachePolicy": "cacheFirst"}),
+        ("movies.popular (cached page)", "movies.popular", {"page": 1, "cachePolicy": "cacheFirst"}),
+        ("movies.details (cached)", "movies.details", {"movieId": ids[0], "cachePolicy": "cacheFirst"}),
+        ("favorites.contains (100 ids)", "favorites.contains", {"movieIds": ids}),
+        ("events.list (page of 50)", "events.list", {"limit": 50}),
+    ]
+    # One process fills the data directory: an account with 100 favorites, 200 events, the cache warm.
+    setup = Pipe([binary], env)
+    ok(setup.call(request("auth.register", params={"email": "bench@example.com", "password": "secret!"})))
+    for batch in (
+        [request("favorites.add", i, {"movieId": movie}) for i, movie in enumerate(ids)],
+        [request("events.add", i, {"name": "bench.added", "params": {"n": i, "note": "x" * 40}}) for i in range(200)],
+    ):
+        setup.send(b"".join(batch))
+        for _ in batch:
+            ok(setup.line())
+    for _, method, params in cases:
+        ok(setup.call(request(method, params={**(params or {}), "cachePolicy": "networkFirst"}
+                              if params and "cachePolicy" in params else params)))
+    setup.close()
+    fake.stop()  # cached answers only from here on: nothing may need the network
+
+    ours, python_same = {}, {}
+    for label, method, params in cases:
+        ours[label] = measure([binary], env, method, params, n_seq, n_pipe)
+    results_file = pathlib.Path(tempfile.mkdtemp(prefix="bench-ref-")) / "results.json"
+    results_file.write_text(json.dumps({method: result_text(ours[label]["reply"]).decode()
+                                        for label, method, _ in cases}))
+    reference = [sys.executable, str(ROOT / "bench" / "reference_server.py")]
+    for label, method, params in cases:
+        python_same[label] = measure(reference + [str(results_file)], env, method, params, n_seq, n_pipe)
+        if python_same[label]["reply"] != ours[label]["reply"]:
+            raise RuntimeError(f"the Python loop's answer to {method} differs from movie-rpc's")
+
+    references = {}
+    for name, command in (("C echo", c_echo_command()), ("Python echo loop", reference)):
+        ttfr = time_to_first_response(command, env, n_spawn)
+        references[name] = {"ttfr": ttfr, **measure(command, env, "server.info", None, n_seq, n_pipe)}
+    ttfr = time_to_first_response([binary], env, n_spawn)
+
+    rows = []
+    c_echo = references["C echo"]
+    for name, figures in references.items():
+        rows.append((name, "first response / sequential p50, p99 / pipelined",
+                     f"{figures['ttfr']:.1f} ms / {figures['seq']['p50_us']:.0f}, {figures['seq']['p99_us']:.0f} µs"
+                     f" / {figures['throughput']:,.0f}/s", "reference"))
+    rows.append(("movie-rpc", "first response (server.info)", f"{ttfr:.1f} ms",
+                 f"{ttfr / c_echo['ttfr']:.1f}× the C echo"))
+    for label, _, _ in cases:
+        mine, same = ours[label], python_same[label]
+        size = len(mine["reply"])
+        rows.append((f"movie-rpc {label}", f"sequential p50, p99 ({size:,} B replies)",
+                     f"{mine['seq']['p50_us']:.0f}, {mine['seq']['p99_us']:.0f} µs "
+                     f"(Python same bytes {same['seq']['p50_us']:.0f}, {same['seq']['p99_us']:.0f} µs)",
+                     f"p50 {mine['seq']['p50_us'] / c_echo['seq']['p50_us']:.1f}× the C echo"))
+        rows.append((f"movie-rpc {label}", f"pipelined ({mine['count']:,} requests)",
+                     f"{mine['throughput']:,.0f}/s (Python same bytes {same['throughput']:,.0f}/s)",
+                     f"{mine['throughput'] / same['throughput']:.2f}× the Python loop"))
+        rows.append((f"movie-rpc {label}", "peak RSS after the pipelined run", f"{mine['rss']:.1f} MiB", ""))
+    return rows
+
+
+SECTIONS = {"methods": methods_section, "protocol": protocol_section, "catalog": catalog_section,
+            "accounts": accounts_section,
             "events": events_section}
 
 

@@ -9,14 +9,13 @@ public final class Connection: Sendable, NotificationSending {
     private let output: OutputChannel
     public let dispatcher: Dispatcher
     private let endOfInput = OneShotSignal()
-    private let readingThread = ReadingThreadExecutor()
 
     public init(inputFD: Int32, outputFD: Int32, dispatcher: Dispatcher) {
         self.inputFD = inputFD
-        self.output = OutputChannel(fd: outputFD, readingThread: readingThread)
+        self.output = OutputChannel(fd: outputFD, maxQueuedBytes: dispatcher.limits.maxQueuedOutputBytes)
         self.dispatcher = dispatcher
         dispatcher.setNotifier(self)
-        dispatcher.setInlineExecutor(readingThread)
+        dispatcher.setReplyRoom(output)
     }
 
     /// The framing detected on input (`content-length` or `newline`), nil before the first message.
@@ -50,7 +49,6 @@ public final class Connection: Sendable, NotificationSending {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
-        readingThread.bindToCurrentThread()
         // The kernel's name for this thread (ps -T, top -H, debuggers); Foundation's Thread.name stays
         // inside Foundation on Linux, and Glibc's module leaves out pthread_setname_np. Writing the
         // thread's comm file is the same rename.
@@ -82,8 +80,7 @@ public final class Connection: Sendable, NotificationSending {
                 framing?.append(chunk)
             }
             while let event = framing?.next() { deliver(event) }
-            readingThread.runPendingJobs()
-            waitForRoomUnlessRepliesAreStuck()
+            waitForRoom()
         }
         if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
             // The stream ended before the framing could be told apart: a short last line of JSON.
@@ -93,22 +90,15 @@ public final class Connection: Sendable, NotificationSending {
             framing = lastLine
         }
         while let event = framing?.finish() { deliver(event) }
-        readingThread.runPendingJobs()
     }
 
-    /// Stops reading while too many requests wait (memory stays bounded; the client is held back by the
-    /// pipe), but not while a reply has been stuck for 10 ms: a client that writes all its requests before
-    /// it reads any reply would then wait on us while we wait on it. Reading on lets its writes finish.
-    /// The backlog is requests waiting for a slot and replies of inline methods waiting to be written.
-    private func waitForRoomUnlessRepliesAreStuck() {
-        while !(dispatcher.waitForRoom(timeout: .milliseconds(10))
-            && output.waitForDeferredRoom(timeout: .milliseconds(10)))
-        {
-            if output.isStalled(longerThan: 10_000_000) {
-                Log.debug("Replies are not being read; reading on despite the backlog")
-                return
-            }
-        }
+    /// Stops reading while the requests read and not yet answered exceed their budget; the client is then
+    /// held back by the pipe, so memory stays bounded. Replies never block a request (they queue in the
+    /// output, written by a thread of its own), so the backlog drains while the client reads, and a client
+    /// that writes everything before it reads is held back only once both the input and the output budget
+    /// are full (the output's holds back the start of new requests).
+    private func waitForRoom() {
+        while !dispatcher.waitForRoom(timeout: .seconds(1)) {}
     }
 
     private func deliver(_ event: FrameEvent) {

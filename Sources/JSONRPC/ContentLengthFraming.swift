@@ -1,5 +1,10 @@
 /// LSP base-protocol framing: `Content-Length: N\r\n` (name case-insensitive), other headers ignored,
 /// a blank line, then N bytes of body.
+///
+/// A length over the limit is a too-large message: its body is skipped when the length is plausible (at
+/// most `maxSkippedLength`); an absurd one (beyond that, or too long to represent) is answered the same way but the
+/// parser resynchronises at the next `Content-Length` header instead of waiting for bytes that never come.
+/// Two `Content-Length` headers that disagree make the header block unusable (a request-smuggling shape).
 public struct ContentLengthFraming: MessageFraming {
     private enum State: Sendable {
         case header
@@ -13,6 +18,10 @@ public struct ContentLengthFraming: MessageFraming {
     public let maxMessageSize: Int
     /// A header block longer than this without its blank line is not a header block.
     public let maxHeaderSize = 8 * 1024
+    /// The longest oversized body that is skipped byte by byte; longer declared lengths resynchronise.
+    public var maxSkippedLength: Int {
+        maxMessageSize.multipliedReportingOverflow(by: 4).overflow ? Int.max : maxMessageSize * 4
+    }
     private var buffer = ByteBuffer()
     private var state = State.header
 
@@ -72,6 +81,9 @@ public struct ContentLengthFraming: MessageFraming {
                 case .failure(let error):
                     state = .resynchronising
                     return .error(error)
+                case .success(let length) where length > maxSkippedLength:
+                    state = .resynchronising
+                    return .error(.messageTooLarge(size: length, limit: maxMessageSize))
                 case .success(let length) where length > maxMessageSize:
                     state = .skipping(remaining: length)
                     return .error(.messageTooLarge(size: length, limit: maxMessageSize))
@@ -113,7 +125,11 @@ public struct ContentLengthFraming: MessageFraming {
             guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
                 return .failure(.invalidHeader("Content-Length is not a non-negative integer"))
             }
-            length = Int(value) ?? Int.max
+            let declared = Int(value) ?? Int.max
+            if let earlier = length, earlier != declared {
+                return .failure(.invalidHeader("Conflicting Content-Length headers"))
+            }
+            length = declared
         }
         guard let length else { return .failure(.invalidHeader("Missing Content-Length header")) }
         return .success(length)

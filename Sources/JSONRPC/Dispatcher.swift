@@ -18,16 +18,36 @@ public final class Dispatcher: Sendable {
         public var maxConcurrentRequests: Int
         /// Waiting requests at which the connection stops reading input until half of them have started:
         /// a client that pipelines faster than we answer is held back by the pipe, so memory stays bounded.
+        /// Large, so that control messages behind a backlog waiting on a hanging upstream are still read.
         public var maxWaitingRequests: Int
+        /// Bytes of requests read and not yet answered (each counted with `requestOverhead` more) at which
+        /// the connection stops reading until half of them are answered. Default: twice the message limit.
+        public var maxQueuedInputBytes: Int
+        /// Bytes of replies waiting to be written at which no further request starts: a client that does
+        /// not read holds the work back, and through `maxQueuedInputBytes` the input. Twice the message limit.
+        public var maxQueuedOutputBytes: Int
+        /// The largest reply one batch builds; entries past it are answered with a `replyTooLarge` error.
+        /// Default: the message limit.
+        public var maxBatchReplySize: Int
         public init(
             maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxConcurrentRequests: Int = 64,
-            maxWaitingRequests: Int = 256
+            maxWaitingRequests: Int = 16 * 1024, maxQueuedInputBytes: Int? = nil, maxQueuedOutputBytes: Int? = nil,
+            maxBatchReplySize: Int? = nil
         ) {
+            let twice = maxMessageSize.multipliedReportingOverflow(by: 2)
+            let defaultQueue = twice.overflow ? Int.max : twice.partialValue
             self.maxMessageSize = maxMessageSize
             self.maxDepth = maxDepth
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
             self.maxWaitingRequests = max(1, maxWaitingRequests)
+            self.maxQueuedInputBytes = max(1, maxQueuedInputBytes ?? defaultQueue)
+            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? defaultQueue)
+            self.maxBatchReplySize = max(1, maxBatchReplySize ?? maxMessageSize)
         }
+
+        /// What one queued request costs beyond its bytes (its job, closure and bookkeeping), so that a
+        /// flood of tiny requests is bounded by `maxQueuedInputBytes` too.
+        public static let requestOverhead = 512
     }
 
     let table: MethodTable
@@ -36,14 +56,18 @@ public final class Dispatcher: Sendable {
     private let inFlight = Mutex(InFlight())
     /// Set by the connection so handlers can send notifications.
     private let notifier = Mutex<(any NotificationSending)?>(nil)
-    /// Set by the connection: where methods that answer inline run (its reading thread).
-    private let inlineExecutor = Mutex<ReadingThreadExecutor?>(nil)
+    /// Set by the connection: its output, whose room a request waits for before it starts.
+    private let replyRoom = Mutex<(any ReplyRoom)?>(nil)
 
     private struct InFlight {
         var requests: [RequestID: Entry] = [:]
         var nextToken: UInt64 = 0
         /// Jobs running now, at most `limits.maxConcurrentRequests`.
         var running = 0
+        /// Control requests running now: they never wait for a slot.
+        var controlRunning = 0
+        /// What the jobs not yet finished cost (`Job.cost`), against `limits.maxQueuedInputBytes`.
+        var queuedInputBytes = 0
         /// Jobs waiting for a slot, oldest first: a flood of pipelined requests costs queued bytes, not
         /// thousands of live tasks.
         var waiting = FIFOQueue<Job>()
@@ -63,8 +87,10 @@ public final class Dispatcher: Sendable {
         var body: @Sendable () async -> Void
         var id: RequestID?
         var token: UInt64
-        /// A method that answers inline: run on the reading thread when started from it.
-        var inline = false
+        /// A control message (``RPCMethod/isControl``): started at once, whatever waits for a slot.
+        var control = false
+        /// Its bytes plus `Limits.requestOverhead`, counted until it finishes.
+        var cost = 0
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -77,8 +103,9 @@ public final class Dispatcher: Sendable {
         notifier.withLock { $0 = sender }
     }
 
-    func setInlineExecutor(_ executor: ReadingThreadExecutor) {
-        inlineExecutor.withLock { $0 = executor }
+
+    func setReplyRoom(_ room: any ReplyRoom) {
+        replyRoom.withLock { $0 = room }
     }
 
     // MARK: Receiving
@@ -108,9 +135,10 @@ public final class Dispatcher: Sendable {
     public func receive(framingError: FramingError, reply: Reply) {
         switch framingError {
         case .messageTooLarge(let size, let limit):
+            let declared = size == Int.max ? "An absurdly long message" : "Message of \(size) bytes"
             reply(Self.errorResponse(id: nil, ResponseError(
                 code: .invalidRequest,
-                message: "Message of \(size) bytes exceeds the limit of \(limit) bytes; it was skipped",
+                message: "\(declared) exceeds the limit of \(limit) bytes; it was skipped",
                 data: ["kind": "messageTooLarge", "limit": .int(limit)])))
         case .invalidHeader(let reason):
             reply(Self.errorResponse(id: nil, .parseError("Parse error: \(reason)")))
@@ -121,7 +149,7 @@ public final class Dispatcher: Sendable {
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = inFlight.withLock { state -> Bool in
-                if state.running == 0 && state.waiting.isEmpty { return true }
+                if state.running == 0 && state.controlRunning == 0 && state.waiting.isEmpty { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }
@@ -130,8 +158,9 @@ public final class Dispatcher: Sendable {
     }
 
     /// Blocks the calling thread for at most `timeout` while `limits.maxWaitingRequests` or more jobs wait
-    /// for a slot, until half of them have started; true when there is room. Only for the connection's
-    /// dedicated reading thread: never call it from a task, whose thread the waiting jobs may need.
+    /// for a slot, or the unfinished ones cost `limits.maxQueuedInputBytes` or more, until both are down to
+    /// half; true when there is room. Only for the connection's dedicated reading thread: never call it
+    /// from a task, whose thread the waiting jobs may need.
     public func waitForRoom(timeout: DispatchTimeInterval) -> Bool {
         guard let semaphore = roomToWait() else { return true }
         return semaphore.wait(timeout: .now() + timeout) == .success
@@ -140,7 +169,9 @@ public final class Dispatcher: Sendable {
     /// The semaphore `waitForRoom` parks on (signalled when the backlog has halved), nil when there is room.
     func roomToWait() -> DispatchSemaphore? {
         inFlight.withLock { state -> DispatchSemaphore? in
-            guard state.waiting.count >= limits.maxWaitingRequests else { return nil }
+            guard state.waiting.count >= limits.maxWaitingRequests
+                || state.queuedInputBytes >= limits.maxQueuedInputBytes
+            else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
             state.roomWaiter = semaphore
             return semaphore
@@ -208,7 +239,9 @@ public final class Dispatcher: Sendable {
             return
         }
         // A method sent as a notification still runs; its result is not sent.
-        track { [self] in _ = await perform(method: method, id: nil, input: input) }
+        track(cost: data.count + Limits.requestOverhead) { [self] in
+            _ = await perform(method: method, id: nil, input: input)
+        }
     }
 
     private func startRequest(
@@ -217,7 +250,9 @@ public final class Dispatcher: Sendable {
         let input = ParamsInput(message: data, kind: envelope.params)
         guard let id else {
             // `"id": null` is a request whose answer carries id null; it cannot be cancelled.
-            track { [self] in reply(await perform(method: method, id: nil, input: input)) }
+            track(control: table.isControl(method), cost: data.count + Limits.requestOverhead) { [self] in
+                reply(await perform(method: method, id: nil, input: input))
+            }
             return
         }
         let token = inFlight.withLock { state -> UInt64 in
@@ -225,7 +260,8 @@ public final class Dispatcher: Sendable {
             state.requests[id] = Entry(token: state.nextToken)
             return state.nextToken
         }
-        track(id: id, token: token, inline: table.answersInline(method)) { [self] in
+        let cost = data.count + Limits.requestOverhead
+        track(id: id, token: token, control: table.isControl(method), cost: cost) { [self] in
             let response = await perform(method: method, id: id, input: input)
             inFlight.withLock { state in
                 if state.requests[id]?.token == token { state.requests[id] = nil }
@@ -234,21 +270,35 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// Cancels the in-flight request `id`; it then answers -32800. Unknown ids are ignored.
+    /// Cancels the in-flight request `id`; it then answers -32800. Unknown ids are ignored. A request still
+    /// waiting for a slot is taken out of the queue and answered at once, not when its turn comes.
     public func cancel(_ id: RequestID) {
-        inFlight.withLock { state in
-            guard state.requests[id] != nil else { return }
+        let waiting = inFlight.withLock { state -> Job? in
+            guard let entry = state.requests[id] else { return nil }
             state.requests[id]?.cancelRequested = true
-            state.requests[id]?.task?.cancel()
+            entry.task?.cancel()
+            guard entry.task == nil,
+                var job = state.waiting.removeFirst(where: { $0.token == entry.token && $0.id == id })
+            else { return nil }
+            job.control = true  // started now, outside the concurrency limit: it only answers -32800
+            state.controlRunning += 1
+            return job
         }
+        if let waiting { start(waiting) }
     }
 
     /// Runs `body` in a detached task counted as in flight, now or when a slot frees up.
     private func track(
-        id: RequestID? = nil, token: UInt64 = 0, inline: Bool = false, _ body: @escaping @Sendable () async -> Void
+        id: RequestID? = nil, token: UInt64 = 0, control: Bool = false, cost: Int,
+        _ body: @escaping @Sendable () async -> Void
     ) {
-        let job = Job(body: body, id: id, token: token, inline: inline)
+        let job = Job(body: body, id: id, token: token, control: control, cost: cost)
         let startNow = inFlight.withLock { state -> Bool in
+            state.queuedInputBytes += cost
+            if control {
+                state.controlRunning += 1
+                return true
+            }
             guard state.running < limits.maxConcurrentRequests else {
                 state.waiting.append(job)
                 return false
@@ -265,15 +315,16 @@ public final class Dispatcher: Sendable {
                 // Cancelled while it waited for a slot: the task is cancelled below or already was.
                 withUnsafeCurrentTask { $0?.cancel() }
             }
+            // Control requests too: a client that does not read gains nothing from their being answered,
+            // and a flood of them must not grow the output past its budget either.
+            if let room = replyRoom.withLock({ $0 }) { await room.waitForRoom() }
             await job.body()
-            finished()
+            finished(job)
         }
-        let task: Task<Void, Never>
-        if job.inline, let executor = inlineExecutor.withLock({ $0 }), executor.isCurrentThread {
-            task = Task.detached(executorPreference: executor, operation: operation)
-        } else {
-            task = Task.detached(operation: operation)
-        }
+        // Every request takes this one path: a task on the global executor. None runs on the reading thread:
+        // a task preferring that thread would take the default actors it calls (SQLite's among them) with it,
+        // and a slow query would stop the reading of control messages.
+        let task = Task.detached(operation: operation)
         guard let id = job.id else { return }
         inFlight.withLock { state in
             guard state.requests[id]?.token == job.token else { return }
@@ -282,19 +333,29 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// A job ended: start the next waiting one, or release whoever waits for idleness.
-    private func finished() {
+    /// A job ended: start the next waiting one, let the reading thread read on once the backlog has
+    /// halved, or release whoever waits for idleness.
+    private func finished(_ job: Job) {
         let (next, waiters, reader) = inFlight.withLock {
             state -> (Job?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
-            if let next = state.waiting.popFirst() {
-                var reader: DispatchSemaphore?
-                if state.waiting.count <= limits.maxWaitingRequests / 2 { swap(&reader, &state.roomWaiter) }
-                return (next, [], reader)
+            state.queuedInputBytes -= job.cost
+            var next: Job?
+            if job.control {
+                state.controlRunning -= 1
+            } else if let waiting = state.waiting.popFirst() {
+                next = waiting
+            } else {
+                state.running -= 1
             }
-            state.running -= 1
-            guard state.running == 0 else { return (nil, [], nil) }
+            var reader: DispatchSemaphore?
+            if state.waiting.count <= limits.maxWaitingRequests / 2
+                && state.queuedInputBytes <= limits.maxQueuedInputBytes / 2
+            {
+                swap(&reader, &state.roomWaiter)
+            }
+            guard next == nil, state.running == 0, state.controlRunning == 0 else { return (next, [], reader) }
             defer { state.idleWaiters = [] }
-            return (nil, state.idleWaiters, nil)
+            return (nil, state.idleWaiters, reader)
         }
         reader?.signal()
         if let next { start(next) }
@@ -303,20 +364,25 @@ public final class Dispatcher: Sendable {
 
     /// Calls the handler and builds the one reply for this request.
     private func perform(method: String, id: RequestID?, input: ParamsInput) async -> Data {
+        await answer(method: method, id: id, input: input).data
+    }
+
+    /// The reply, and whether it is an error (a batch keeps errors past its budget, never results).
+    private func answer(method: String, id: RequestID?, input: ParamsInput) async -> (data: Data, isError: Bool) {
         let sender = notifier.withLock { $0 }
         let context = RequestContext(id: id, method: method, notifier: sender)
         do {
             guard let handler = table.handler(for: method) else { throw ResponseError.methodNotFound(method) }
-            if Task.isCancelled { return Self.errorResponse(id: id, .cancelled) }
+            if Task.isCancelled { return (Self.errorResponse(id: id, .cancelled), true) }
             // A handler that stops for a cancellation throws; one that finished anyway (a write already
             // committed) answers with its result, which is then the truth, rather than -32800.
             let result = try await handler(input, context)
-            return Self.successResponse(id: id, result: result)
+            return (Self.successResponse(id: id, result: result), false)
         } catch let error as ResponseError {
-            return Self.errorResponse(id: id, error)
+            return (Self.errorResponse(id: id, error), true)
         } catch {
-            if Task.isCancelled || error is CancellationError { return Self.errorResponse(id: id, .cancelled) }
-            return Self.errorResponse(id: id, mapError(error))
+            if Task.isCancelled || error is CancellationError { return (Self.errorResponse(id: id, .cancelled), true) }
+            return (Self.errorResponse(id: id, mapError(error)), true)
         }
     }
 
@@ -351,20 +417,32 @@ public final class Dispatcher: Sendable {
         }
         let requests = pending
         let answered = immediate
-        track { [self] in
+        track(cost: frame.count * 2 + Limits.requestOverhead) { [self] in
+            var budget = BatchReplyBudget(limit: limits.maxBatchReplySize, answered: answered)
             // A batch's members run concurrently, but no more of them at once than the request limit.
             let window = limits.maxConcurrentRequests
-            let results = await withTaskGroup(of: Data.self) { group in
-                var collected: [Data] = []
-                for (index, (envelope, method, id, data)) in requests.enumerated() {
-                    if index >= window, let result = await group.next() { collected.append(result) }
+            await withTaskGroup(of: (RequestID?, Data, Bool).self) { group in
+                var started = 0
+                for (envelope, method, id, data) in requests {
+                    if started >= window, let (id, reply, isError) = await group.next() {
+                        budget.add(reply, isError: isError, id: id)
+                    }
+                    // Past the budget nothing more runs: its answer could not be sent anyway.
+                    guard !budget.isExhausted else {
+                        let refused = Self.errorResponse(id: id, .replyTooLarge(limit: budget.limit, ran: false))
+                        budget.add(refused, isError: true, id: id)
+                        continue
+                    }
                     let input = ParamsInput(message: data, kind: envelope.params)
-                    group.addTask { await self.perform(method: method, id: id, input: input) }
+                    group.addTask {
+                        let (reply, isError) = await self.answer(method: method, id: id, input: input)
+                        return (id, reply, isError)
+                    }
+                    started += 1
                 }
-                for await result in group { collected.append(result) }
-                return collected
+                for await (id, reply, isError) in group { budget.add(reply, isError: isError, id: id) }
             }
-            reply(Self.batchResponse(answered + results))
+            reply(Self.batchResponse(budget.parts))
         }
     }
 
@@ -406,6 +484,33 @@ public final class Dispatcher: Sendable {
         case .int(let value): return Data(String(value).utf8)
         case .string(let value): return (try? ResultEncoding.encode(value)) ?? Data(#""""#.utf8)
         }
+    }
+}
+
+/// The replies of one batch: its results fill at most `limit` bytes. A result that would go past it is
+/// replaced by a `replyTooLarge` error (the request was carried out), and from then on members are not
+/// run. Errors are always kept, past the limit too: each is small, and every member is answered once.
+struct BatchReplyBudget {
+    let limit: Int
+    private(set) var parts: [Data]
+    /// Bytes of the batch reply so far: the brackets, the parts and their commas.
+    private(set) var size: Int
+    private(set) var isExhausted = false
+
+    init(limit: Int, answered: [Data]) {
+        self.limit = limit
+        self.parts = answered
+        self.size = answered.reduce(2) { $0 + $1.count + 1 }
+    }
+
+    mutating func add(_ reply: Data, isError: Bool, id: RequestID?) {
+        var reply = reply
+        if size + reply.count + 1 > limit {
+            isExhausted = true
+            if !isError { reply = Dispatcher.errorResponse(id: id, .replyTooLarge(limit: limit, ran: true)) }
+        }
+        size += reply.count + 1
+        parts.append(reply)
     }
 }
 

@@ -53,6 +53,16 @@ public struct ResponseError: Error, Sendable, Hashable, Codable {
     public static let internalError = ResponseError(
         code: .internalError, message: "Internal error", data: ["kind": "internalError"])
 
+    /// A batch member not answered because the batch's reply reached `limit` bytes; `ran` says whether the
+    /// request was carried out (its result dropped) or never started.
+    public static func replyTooLarge(limit: Int, ran: Bool) -> ResponseError {
+        let what = ran ? "its result was dropped (the request was carried out)" : "it was not run"
+        return ResponseError(
+            code: .invalidRequest,
+            message: "The batch's reply reached the limit of \(limit) bytes; \(what). Send it in a smaller batch",
+            data: ["kind": "replyTooLarge", "limit": .int(limit), "ran": .bool(ran)])
+    }
+
     public static let cancelled = ResponseError(
         code: .requestCancelled, message: "Request cancelled", data: ["kind": "requestCancelled"])
 }

@@ -5,6 +5,7 @@ struct FIFOQueue<Element> {
 
     var isEmpty: Bool { head >= storage.count }
     var count: Int { storage.count - head }
+    var first: Element? { head < storage.count ? storage[head] : nil }
 
     mutating func append(_ element: Element) {
         storage.append(element)
@@ -20,6 +21,12 @@ struct FIFOQueue<Element> {
             head = 0
         }
         return element
+    }
+
+    /// Removes and returns the first element matching `predicate` (O(n): for rare removals).
+    mutating func removeFirst(where predicate: (Element) -> Bool) -> Element? {
+        guard let index = storage[head...].firstIndex(where: { $0.map(predicate) ?? false }) else { return nil }
+        return storage.remove(at: index)
     }
 }
 

@@ -41,6 +41,11 @@ public struct RequestContext: Sendable {
     }
 }
 
+/// Where replies wait to be written: a request waits for room there before it starts.
+protocol ReplyRoom: Sendable {
+    func waitForRoom() async
+}
+
 /// Something that can send notifications to the client.
 public protocol NotificationSending: Sendable {
     func sendNotification<Params: Encodable & Sendable>(method: String, params: Params)
@@ -53,7 +58,7 @@ public struct MethodTable: Sendable {
 
     private var handlers: [String: Handler] = [:]
     private var notificationHandlers: [String: NotificationHandler] = [:]
-    private var inlineMethods: Set<String> = []
+    private var controlMethods: Set<String> = []
     /// Param names each method accepts; a member not listed is rejected with -32602.
     private let allowedParams: [String: Set<String>]
 
@@ -69,7 +74,7 @@ public struct MethodTable: Sendable {
         _ method: M.Type, handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) {
         let allowed = allowedParams[M.name]
-        if M.answersInline { inlineMethods.insert(M.name) }
+        if M.isControl { controlMethods.insert(M.name) }
         handlers[M.name] = { input, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: input, allowed: allowed)
             let result = try await handler(params, context)
@@ -88,8 +93,8 @@ public struct MethodTable: Sendable {
     }
 
     public func handler(for name: String) -> Handler? { handlers[name] }
-    /// Whether `name` is a method registered with ``RPCMethod/answersInline``.
-    func answersInline(_ name: String) -> Bool { inlineMethods.contains(name) }
+    /// Whether `name` is a method registered with ``RPCMethod/isControl``.
+    func isControl(_ name: String) -> Bool { controlMethods.contains(name) }
     func notificationHandler(for name: String) -> NotificationHandler? { notificationHandlers[name] }
 
     /// Every registered request method, sorted.

@@ -1,39 +1,65 @@
 import Foundation
 import Synchronization
 
-/// The protocol output: whole frames written under one lock, so frames from concurrent requests never
-/// interleave. After the peer goes away (EPIPE) further frames are dropped quietly.
+/// The protocol output: whole frames in order, never interleaved, written by a thread of its own so that no
+/// sender (a task on a cooperative thread, the reading thread) ever blocks on a client that does not read.
 ///
-/// The reading thread never blocks here: a reply it produces (an inline method's) is written at once only
-/// when it is small, the lock is free and the pipe has room; otherwise a serial queue writes it, so the
-/// reading thread goes on reading even when the client is not reading replies.
-final class OutputChannel: Sendable {
+/// Frames wait in a queue with a byte budget (`maxQueuedBytes`). The budget is not enforced here, where a
+/// reply must never be lost, but by the dispatcher, which starts no new request while the queue is full
+/// (`waitForRoom`): a client that stops reading holds back the work, the work holds back the input, and the
+/// reading thread stops reading. When many frames are ready the writer sends them in one `write`. When
+/// nothing is queued or being written and the pipe has room for the whole frame, the sender writes it
+/// itself: a round trip then costs no thread wake-up. After the peer goes away (EPIPE) further frames are
+/// dropped quietly.
+final class OutputChannel: ReplyRoom {
     private let fd: Int32
-    private let readingThread: ReadingThreadExecutor?
-    private let deferredWrites = DispatchQueue(label: "movie-rpc stdout")
-    private let state: Mutex<State>
-    /// When the write in progress started (`DispatchTime` nanoseconds), 0 when none is.
-    private let writeStartedAt = Atomic<UInt64>(0)
+    let maxQueuedBytes: Int
+    private let state = Mutex(State())
+    /// Wakes the writer thread when frames are queued.
+    private let wakeWriter = DispatchSemaphore(value: 0)
+    /// The framing's name apart from `state`: reading it must never wait.
+    private let framingNameStorage = Mutex<String?>(nil)
+    /// Frames are gathered into one write up to this many bytes (a large frame is written alone).
+    static let gatherLimit = 256 * 1024
 
     private struct State {
         var framing: (any MessageFraming)?
+        var queue = FIFOQueue<Data>()
+        var queuedBytes = 0
+        /// The writer is writing frames it has taken off the queue.
+        var writing = false
         var closed = false
+        var writerStarted = false
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        var drainWaiters: [CheckedContinuation<Void, Never>] = []
+
+        var isIdle: Bool { queue.isEmpty && !writing }
     }
 
-    init(fd: Int32, readingThread: ReadingThreadExecutor? = nil) {
+    /// The output pipe's capacity in pages (`F_GETPIPE_SZ`); 0 when the output is not a pipe, whose
+    /// writes could block (a socket, a terminal): then every frame goes through the writer thread.
+    private let pipePages: Int
+    private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+
+    init(fd: Int32, maxQueuedBytes: Int = 32 * 1024 * 1024) {
         self.fd = fd
-        self.readingThread = readingThread
-        self.state = Mutex(State())
+        self.maxQueuedBytes = max(1, maxQueuedBytes)
+        let capacity = fcntl(fd, Self.getPipeSize)
+        self.pipePages = capacity > 0 ? Int(capacity) / Self.pageSize : 0
     }
 
-    /// Replies handed to `deferredWrites` and not yet written, and the reading thread when it waits for
-    /// them to drain (see `waitForDeferredRoom`).
-    private let deferred = Mutex<(count: Int, waiter: DispatchSemaphore?)>((0, nil))
-    /// Deferred replies at which the reading thread stops reading until half of them are written.
-    static let maxDeferredReplies = 256
+    /// `F_GETPIPE_SZ` (Linux), which Glibc's Swift module leaves out.
+    private static let getPipeSize: Int32 = 1032
 
-    /// The framing's name apart from `state`, whose lock a blocked write holds: reading it must never wait.
-    private let framingNameStorage = Mutex<String?>(nil)
+    /// Whether `count` bytes written now cannot block: the pipe holds its unread bytes in pages, at worst
+    /// two of them partly filled (one partly read, one partly written), and a write takes whole pages.
+    private func pipeHasRoom(for count: Int) -> Bool {
+        guard pipePages > 0 else { return false }
+        var unread: CInt = 0
+        guard ioctl(fd, UInt(FIONREAD), &unread) == 0 else { return false }
+        let pagesUsed = (Int(unread) + Self.pageSize - 1) / Self.pageSize + 2
+        return (count + Self.pageSize - 1) / Self.pageSize <= pipePages - pagesUsed
+    }
 
     /// Set once the input's framing is known; replies use the same framing.
     func setFraming(_ framing: any MessageFraming) {
@@ -43,72 +69,121 @@ final class OutputChannel: Sendable {
 
     var framingName: String? { framingNameStorage.withLock { $0 } }
 
-    /// Whether a write has been blocked for longer than `nanoseconds`: the client is not reading replies.
-    func isStalled(longerThan nanoseconds: UInt64) -> Bool {
-        let started = writeStartedAt.load(ordering: .relaxed)
-        return started != 0 && DispatchTime.now().uptimeNanoseconds - started > nanoseconds
-    }
+    /// Bytes queued and not yet written.
+    var queuedBytes: Int { state.withLock { $0.queuedBytes } }
 
+    /// Writes one message body now when that cannot block and nothing is ahead of it, else queues it for
+    /// the writer thread; returns at once either way.
     func send(_ body: Data) {
-        if let readingThread, readingThread.isCurrentThread {
-            // A pipe with room takes a write of up to PIPE_BUF bytes without blocking.
-            if body.count + 64 <= Int(PIPE_BUF), hasRoom(),
-                state.withLockIfAvailable({ write(body, &$0) }) != nil
-            {
+        let framing = state.withLock { state -> (any MessageFraming)? in
+            guard !state.closed, pipePages > 0, state.queue.isEmpty, !state.writing else { return nil }
+            state.writing = true  // held while writing: frames sent meanwhile queue behind this one
+            return state.framing ?? NewlineFraming()
+        }
+        if let framing {
+            var frame = body.withUnsafeBytes { framing.frame($0) }
+            if pipeHasRoom(for: frame.count) {
+                let ok = frame.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
+                finishedWriting(0, failed: !ok)
+                if state.withLock({ !$0.queue.isEmpty }) { wakeWriter.signal() }
                 return
             }
-            deferred.withLock { $0.count += 1 }
-            deferredWrites.async {
-                self.send(body)
-                let waiter = self.deferred.withLock { deferred -> DispatchSemaphore? in
-                    deferred.count -= 1
-                    guard deferred.count <= Self.maxDeferredReplies / 2 else { return nil }
-                    defer { deferred.waiter = nil }
-                    return deferred.waiter
-                }
-                waiter?.signal()
+        }
+        let startWriter = state.withLock { state -> Bool in
+            if framing != nil { state.writing = false }  // not written after all: queued, in order
+            guard !state.closed else { return false }
+            state.queue.append(body)
+            state.queuedBytes += body.count
+            defer { state.writerStarted = true }
+            return !state.writerStarted
+        }
+        if startWriter { startWriterThread() }
+        wakeWriter.signal()
+    }
+
+    /// Returns once the queue is below its budget (at once when it is).
+    func waitForRoom() async {
+        guard state.withLock({ $0.queuedBytes >= maxQueuedBytes && !$0.closed }) else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let hasRoom = state.withLock { state -> Bool in
+                if state.queuedBytes < maxQueuedBytes || state.closed { return true }
+                state.roomWaiters.append(continuation)
+                return false
             }
-            return
+            if hasRoom { continuation.resume() }
         }
-        state.withLock { write(body, &$0) }
     }
 
-    /// Waits up to `timeout` while `maxDeferredReplies` or more replies wait to be written; true when there
-    /// is room. Reading thread only.
-    func waitForDeferredRoom(timeout: DispatchTimeInterval) -> Bool {
-        let semaphore = deferred.withLock { deferred -> DispatchSemaphore? in
-            guard deferred.count >= Self.maxDeferredReplies else { return nil }
-            let semaphore = DispatchSemaphore(value: 0)
-            deferred.waiter = semaphore
-            return semaphore
-        }
-        guard let semaphore else { return true }
-        return semaphore.wait(timeout: .now() + timeout) == .success
-    }
-
-    /// Returns once every reply handed to the serial queue has been written (or dropped, the client gone).
+    /// Returns once every queued frame has been written (or dropped, the client gone).
     func drain() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            deferredWrites.async { continuation.resume() }
+            let idle = state.withLock { state -> Bool in
+                if state.isIdle { return true }
+                state.drainWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
-    /// Whether the output has room for a small write now (`poll` with `POLLOUT`, no waiting).
-    private func hasRoom() -> Bool {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLOUT) != 0
+    private func startWriterThread() {
+        let thread = Thread { [self] in writeLoop() }
+        thread.name = "movie-rpc stdout"
+        thread.start()
     }
 
-    private func write(_ body: Data, _ state: inout State) {
-        guard !state.closed else { return }
-        let framing = state.framing ?? NewlineFraming()
-        var frame = body.withUnsafeBytes { framing.frame($0) }
-        writeStartedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-        let ok = frame.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
-        writeStartedAt.store(0, ordering: .relaxed)
-        if !ok {
-            state.closed = true
-            Log.info("Output closed by the client; further replies are dropped")
+    private func writeLoop() {
+        var gathered: [UInt8] = []
+        while true {
+            wakeWriter.wait()
+            while true {
+                let taken = state.withLock { state -> (frames: [Data], bytes: Int, framing: any MessageFraming)? in
+                    // A sender writing directly holds `writing`; it wakes this thread when it is done.
+                    guard !state.queue.isEmpty, !state.writing else { return nil }
+                    var frames: [Data] = []
+                    var bytes = 0
+                    while let next = state.queue.first, frames.isEmpty || bytes + next.count <= Self.gatherLimit {
+                        _ = state.queue.popFirst()
+                        frames.append(next)
+                        bytes += next.count
+                    }
+                    state.writing = true
+                    return (frames, bytes, state.framing ?? NewlineFraming())
+                }
+                guard let taken else { break }
+                gathered.removeAll(keepingCapacity: gathered.capacity <= Self.gatherLimit * 2)
+                for frame in taken.frames {
+                    gathered.append(contentsOf: frame.withUnsafeBytes { taken.framing.frame($0) })
+                }
+                let ok = state.withLock { $0.closed } ? true : writeAll(&gathered)
+                finishedWriting(taken.bytes, failed: !ok)
+            }
         }
+    }
+
+    private func writeAll(_ bytes: inout [UInt8]) -> Bool {
+        return bytes.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
+    }
+
+    /// Frames of `bytes` bytes were written (or failed): releases whoever waits for room or for the end.
+    private func finishedWriting(_ bytes: Int, failed: Bool) {
+        typealias Waiters = [CheckedContinuation<Void, Never>]
+        let (room, drained) = state.withLock { state -> (Waiters, Waiters) in
+            state.writing = false
+            state.queuedBytes -= bytes
+            if failed && !state.closed {
+                state.closed = true
+                // Nothing more will be written: forget the queue, so nobody waits for room that never comes.
+                while let dropped = state.queue.popFirst() { state.queuedBytes -= dropped.count }
+                Log.info("Output closed by the client; further replies are dropped")
+            }
+            var room: Waiters = []
+            // Released at half the budget, not just under it: a waiter does not wake for every small frame.
+            if state.queuedBytes <= maxQueuedBytes / 2 || state.closed { swap(&room, &state.roomWaiters) }
+            var drained: Waiters = []
+            if state.isIdle { swap(&drained, &state.drainWaiters) }
+            return (room, drained)
+        }
+        for waiter in room + drained { waiter.resume() }
     }
 }

@@ -11,13 +11,15 @@ public protocol RPCMethod: Sendable {
     associatedtype Params: Decodable & Sendable
     associatedtype Result: Encodable & Sendable
     static var name: String { get }
-    /// True for a method whose handler only reads in-memory state and never suspends: it is answered on
-    /// the reading thread, without a thread hop (see `ReadingThreadExecutor`). Default false.
-    static var answersInline: Bool { get }
+    /// True for a control message (`server.info`, `shutdown`): started as soon as it is read, however many
+    /// requests wait for a slot (on a hanging upstream, say). Like every request it waits while the output
+    /// is over its budget (the client is then not reading anyway).
+    /// Only for methods that answer at once from memory. Default false.
+    static var isControl: Bool { get }
 }
 
 extension RPCMethod {
-    public static var answersInline: Bool { false }
+    public static var isControl: Bool { false }
 }
 
 /// Params of a method that takes none. Absent params, `null`, `[]` and `{}` all decode to it.

@@ -37,7 +37,8 @@ enum ProcessExit {
     }
 }
 
-/// SIGTERM and SIGINT end the process through `ProcessExit`.
+/// SIGTERM, SIGINT and SIGHUP (the terminal or editor that started us went away) end the process through
+/// `ProcessExit`, which flushes the event buffer first.
 ///
 /// `install()` sets the handlers with `signal(2)`, which takes effect before it returns; each handler only
 /// writes the signal's number to a pipe (async-signal-safe), and a thread reading that pipe does the rest.
@@ -49,7 +50,7 @@ enum TerminationSignals {
     static func install() {
         // Made here, before any handler can run: a handler must never be the first to touch it.
         guard pipeEnds.write >= 0 else { return }  // no pipe: the default action (termination) stays
-        for signalNumber in [SIGTERM, SIGINT] {
+        for signalNumber in [SIGTERM, SIGINT, SIGHUP] {
             signal(signalNumber) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(TerminationSignals.pipeEnds.write, &byte, 1)

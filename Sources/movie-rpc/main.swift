@@ -9,7 +9,7 @@ let protocolOutput = dup(STDOUT_FILENO)
 dup2(STDERR_FILENO, STDOUT_FILENO)
 // A client that closes its end must not kill us with SIGPIPE; writes then fail with EPIPE instead.
 signal(SIGPIPE, SIG_IGN)
-// SIGTERM and SIGINT from here on end the process cleanly, once the server exists to be closed.
+// SIGTERM, SIGINT and SIGHUP from here on end the process cleanly, once the server exists to be closed.
 TerminationSignals.install()
 
 let usage = """

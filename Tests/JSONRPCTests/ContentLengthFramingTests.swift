@@ -134,6 +134,55 @@ struct ContentLengthFramingTests {
         #expect(events == [.error(.messageTooLarge(size: Int.max, limit: 16 * 1024 * 1024))])
     }
 
+    /// Issue #13 item 11: the saturated length was skipped byte by byte forever, so every later message
+    /// was silently dropped.
+    @Test func absurdLengthIsAnsweredAndTheNextMessageStillComesOut() {
+        let next = #"{"jsonrpc":"2.0","id":2,"method":"b"}"#
+        let stream = utf8("Content-Length: 99999999999999999999999999\r\n\r\n{}" + frame(next))
+        let expected: [FrameEvent] = [
+            .error(.messageTooLarge(size: Int.max, limit: 16 * 1024 * 1024)), .message(utf8(next)),
+        ]
+        #expect(harness.events(whole: stream) == expected)
+        #expect(harness.events(byteByByte: stream) == expected)
+        for (offset, events) in harness.eventsForEverySplit(stream) {
+            #expect(events == expected, "split at \(offset)")
+        }
+    }
+
+    @Test func lengthBeyondTheSkipLimitResynchronisesInsteadOfSkipping() {
+        let framing = ContentLengthFraming(maxMessageSize: 10)
+        #expect(framing.maxSkippedLength == 40)
+        #expect(ContentLengthFraming(maxMessageSize: Int.max).maxSkippedLength == Int.max)
+        let stream = utf8("Content-Length: 41\r\n\r\nxx" + frame("{}"))
+        let expected: [FrameEvent] = [.error(.messageTooLarge(size: 41, limit: 10)), .message(utf8("{}"))]
+        #expect(small.events(byteByByte: stream) == expected)
+        for (offset, events) in small.eventsForEverySplit(stream) {
+            #expect(events == expected, "split at \(offset)")
+        }
+        // At the skip limit the body is still skipped: what follows it is the next message.
+        let skipped = utf8("Content-Length: 40\r\n\r\n" + String(repeating: "y", count: 40) + frame("[]"))
+        let skippedEvents: [FrameEvent] = [.error(.messageTooLarge(size: 40, limit: 10)), .message(utf8("[]"))]
+        #expect(small.events(byteByByte: skipped) == skippedEvents)
+    }
+
+    /// Issue #13 item 11: the last of two conflicting lengths won, and the next frame was lost.
+    @Test func conflictingLengthsAreRefusedAndTheNextMessageStillComesOut() {
+        let stream = utf8("Content-Length: 2\r\nContent-Length: 7\r\n\r\n{\"a\":1}" + frame("[1]"))
+        let expected: [FrameEvent] = [
+            .error(.invalidHeader("Conflicting Content-Length headers")), .message(utf8("[1]")),
+        ]
+        #expect(harness.events(whole: stream) == expected)
+        #expect(harness.events(byteByByte: stream) == expected)
+        for (offset, events) in harness.eventsForEverySplit(stream) {
+            #expect(events == expected, "split at \(offset)")
+        }
+    }
+
+    @Test func repeatedEqualLengthsAreOneLength() {
+        let stream = utf8("Content-Length: 2\r\ncontent-length: 02\r\n\r\n{}" + frame("[]"))
+        #expect(harness.events(byteByByte: stream) == [.message(utf8("{}")), .message(utf8("[]"))])
+    }
+
     @Test func incompleteMessageAtEndOfStreamYieldsNothing() {
         #expect(harness.events(whole: utf8("Content-Length: 10\r\n\r\n{\"a\"")).isEmpty)
         #expect(harness.events(whole: utf8("Content-Length: 10\r\n")).isEmpty)

@@ -37,15 +37,7 @@ enum TestMethods {
         typealias Result = JSONValue
     }
 
-    /// The name of the thread the handler runs on; answered inline (on a connection's reading thread).
-    struct InlineThreadName: RPCMethod {
-        static let name = "thread.inline"
-        static let answersInline = true
-        typealias Params = NoParams
-        typealias Result = String
-    }
-
-    /// The same, not inline: runs on the global executor.
+    /// The name of the thread the handler runs on (never a connection's reading thread).
     struct ThreadName: RPCMethod {
         static let name = "thread.name"
         typealias Params = NoParams
@@ -60,6 +52,21 @@ enum TestMethods {
     struct Ping: RPCMethod {
         static let name = "ping"
         typealias Params = NoParams
+        typealias Result = String
+    }
+
+    /// A control message: answered ahead of whatever waits.
+    struct ControlPing: RPCMethod {
+        static let name = "control.ping"
+        static let isControl = true
+        typealias Params = NoParams
+        typealias Result = String
+    }
+
+    /// A result of `count` bytes of text (plus quotes), to fill batch replies.
+    struct Blob: RPCMethod {
+        static let name = "blob"
+        struct Params: Decodable, Sendable { var count: Int }
         typealias Result = String
     }
 
@@ -151,7 +158,8 @@ final class DispatcherFixture: Sendable {
         table.register(TestMethods.Sum.self) { params, _ in params.values.reduce(0, +) }
         table.register(TestMethods.GetData.self) { _, _ in ["hello", 5] }
         table.register(TestMethods.Ping.self) { _, _ in "pong" }
-        table.register(TestMethods.InlineThreadName.self) { _, _ in TestMethods.currentThreadName() }
+        table.register(TestMethods.ControlPing.self) { _, _ in "pong" }
+        table.register(TestMethods.Blob.self) { params, _ in String(repeating: "b", count: params.count) }
         table.register(TestMethods.ThreadName.self) { _, _ in TestMethods.currentThreadName() }
         table.register(TestMethods.UpdateProfile.self) { _, _ in NullResult() }
         table.register(TestMethods.NotFound.self) { _, _ in throw TestMethods.notFound }

@@ -58,7 +58,7 @@ class Expect:
             if unmatched or extra:
                 return "batch members do not match: missing %s; unexpected %s" % (
                     [e.what for e in unmatched], [_short(m) for m in extra])
-            return None
+            return self.check(message) if self.check else None
         if self.id is ANY_ID:
             # lenient (no check: any well-formed reply, object or batch) or a check that decides alone
             return self.check(message) if self.check else None
@@ -185,6 +185,23 @@ def too_large(reply: Dict[str, Any]) -> Optional[str]:
     if data.get("kind") != "messageTooLarge" or not isinstance(data.get("limit"), int):
         return "an oversized message must be answered with data {kind: messageTooLarge, limit}: %s" % _short(reply)
     return None
+
+
+def is_reply_too_large(reply: Any) -> bool:
+    error = error_of(reply) if isinstance(reply, dict) else None
+    return bool(error) and error.get("code") == INVALID_REQUEST and \
+        isinstance(error.get("data"), dict) and error["data"].get("kind") == "replyTooLarge" and \
+        isinstance(error["data"].get("ran"), bool)
+
+
+def or_reply_too_large(check: Optional[Check]) -> Check:
+    """A batch member's check that also accepts -32600 replyTooLarge: the batch's reply reached the message
+    limit, and this member's result was dropped (ran) or it never ran (issue #13 item 7)."""
+    def combined(reply: Dict[str, Any]) -> Optional[str]:
+        if is_reply_too_large(reply):
+            return None
+        return check(reply) if check else None
+    return combined
 
 
 def framing_error(reply: Dict[str, Any]) -> Optional[str]:
@@ -400,7 +417,9 @@ class Oracle:
                     members.append(self.error(INVALID_REQUEST, "batch member that is not an object"))
             if not members:
                 return []  # only notifications (and responses): nothing at all, not []
-            return [Expect("batch of %d" % len(members), batch=members)]
+            for member in members:
+                member.check = or_reply_too_large(member.check)
+            return [Expect("batch of %d" % len(members), batch=members, check=self.batch_size_check())]
         return [self.error(INVALID_REQUEST, "not an object or a batch: %s" % type(value).__name__)]
 
     def expect_object(self, message: Dict[str, Any]) -> Optional[Expect]:
@@ -430,6 +449,20 @@ class Oracle:
                 return inner(reply) if inner else None
             expect.check = check
         return expect
+
+    def batch_size_check(self) -> Check:
+        """The results of one batch reply fill at most the message limit (errors, each small, may follow)."""
+        limit = self.max_size
+
+        def check(reply: Any) -> Optional[str]:
+            results = [m for m in reply if isinstance(m, dict) and "result" in m]
+            size = sum(len(json.dumps(m, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) + 1
+                       for m in results)
+            # Re-encoded here, so allow for a different but equivalent spelling (escapes, numbers).
+            if size > limit * 1.05 + 2:
+                return "batch results of %d bytes past the limit of %d" % (size, limit)
+            return None
+        return check
 
     def byte_order_mark(self, rest: bytes) -> Expect:
         """RFC 8259 8.1: a parser may ignore a leading BOM or refuse it. Either -32700, or the answer to the

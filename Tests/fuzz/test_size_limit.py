@@ -58,3 +58,15 @@ def test_messages_around_the_size_limit(limited, bodies):
 def test_a_batch_over_the_limit_is_refused_whole(limited, count, method):
     batch = [{"jsonrpc": "2.0", "id": index, "method": method} for index in range(count)]
     limited.run(limited.raw_frames(encode(batch)))
+
+
+@given(methods=st.lists(st.sampled_from(["server.info", "genres.list", "rpc.discover", "auth.status", "nope"]),
+                        min_size=1, max_size=18),
+       notes=st.integers(0, 3))
+@settings(max_examples=scaled(0.5))
+def test_a_batch_reply_stays_within_the_limit(limited, methods, notes):
+    """Issue #13 item 7: a batch's results fill at most the message limit; members past it are answered
+    replyTooLarge (ran or not), each exactly once (the oracle accepts that error for any batch member)."""
+    batch = [{"jsonrpc": "2.0", "id": index, "method": method} for index, method in enumerate(methods)]
+    batch += [{"jsonrpc": "2.0", "method": "server.info"}] * notes
+    limited.run(limited.raw_frames(encode(batch)))

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from conftest import SERVER_ENV, scaled
 from contract import INVALID_REQUEST, PARSE_ERROR
-from oracle import Expect, expect_error, framing_error
+from oracle import Expect, expect_error, framing_error, too_large
 from session import CaseFrame, Session, Stats, contract
 from strategies import envelopes, is_exit_notification, junk_bytes
 from wire import FRAMINGS, ServerProcess, encode, frame
@@ -93,6 +93,44 @@ def header_blocks(draw, length: int) -> bytes:
 def test_header_variants(lsp, message, data):
     body = encode(message)
     lsp.run([CaseFrame(data.draw(header_blocks(len(body))) + body, lsp.oracle.expect(body))])
+
+
+# -- absurd and conflicting lengths (issue #13 item 11): refused, and the next message is answered
+
+def _without_header_name(junk: bytes) -> bytes:
+    return junk if not spells_header_name(junk) else b""
+
+
+@given(message=requests, junk=junk_bytes(40),
+       declared=st.one_of(st.integers(4 * DEFAULT_LIMIT + 1, 2 ** 63 - 1).map(lambda n: b"%d" % n),
+                          st.integers(20, 80).map(lambda n: b"9" * n),
+                          st.integers(1, 9).map(lambda d: b"%d" % d + b"0" * 30)))
+@settings(max_examples=scaled(0.5))
+def test_an_absurd_length_is_refused_and_the_next_message_is_answered(lsp, message, junk, declared):
+    # Beyond four times the limit the body is not skipped (it never comes): the server looks for the next
+    # header, so what follows the header block up to it is discarded.
+    body = encode(message)
+    lsp.run([
+        CaseFrame(b"Content-Length: " + declared + b"\r\n\r\n" + _without_header_name(junk),
+                  [Expect("-32600 messageTooLarge", id=None, check=too_large)]),
+        CaseFrame(frame(body, "content-length"), lsp.oracle.expect(body)),
+    ])
+
+
+@given(message=requests, junk=junk_bytes(40), first=st.integers(0, 300), second=st.integers(0, 300),
+       between=st.lists(st.sampled_from([b"Content-Type: application/json", b"X: y"]), max_size=2))
+@settings(max_examples=scaled(0.5))
+def test_conflicting_lengths_are_refused_and_the_next_message_is_answered(lsp, message, junk, first, second,
+                                                                          between):
+    if first == second:
+        second += 1
+    header = b"\r\n".join([b"Content-Length: %d" % first] + between + [b"content-length: %d" % second])
+    body = encode(message)
+    lsp.run([
+        CaseFrame(header + b"\r\n\r\n" + _without_header_name(junk),
+                  [Expect("-32700 conflicting lengths", id=None, check=expect_error(PARSE_ERROR))]),
+        CaseFrame(frame(body, "content-length"), lsp.oracle.expect(body)),
+    ])
 
 
 # -- junk between frames: the server resynchronises

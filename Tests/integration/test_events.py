@@ -364,10 +364,12 @@ def test_nothing_recorded_is_lost_at_end_of_input(make_client):
     assert second.events_stats()["total"] == 1000
 
 
-def test_nothing_recorded_is_lost_on_sigterm(make_client):
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGHUP])
+def test_nothing_recorded_is_lost_on_a_termination_signal(make_client, signal_number):
+    """SIGHUP (the terminal or editor went away) killed the server without flushing the event buffer."""
     first = make_client()
     expected = record_calls(first, 300)
-    first.process.send_signal(signal.SIGTERM)
+    first.process.send_signal(signal_number)
     assert first.process.wait(10) == 0
     second = make_client()
     assert stored(second) == expected

@@ -56,7 +56,7 @@ def test_end_of_input_exits_0_after_answering_what_is_in_flight(spawn_raw, frami
     assert raw.wait() == 0
 
 
-@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP])
 def test_a_termination_signal_exits_0(spawn_raw, signal_number):
     raw = spawn_raw("newline")
     raw.assert_alive()  # the server is up and its signal handlers are installed

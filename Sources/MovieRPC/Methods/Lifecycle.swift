@@ -82,6 +82,8 @@ public struct Initialize: MovieMethod {
 /// LSP-style `shutdown`: answers null; `exit` (or end of input) then ends the process.
 public struct Shutdown: MovieMethod {
     public static let name = "shutdown"
+    /// Read and answered ahead of any backlog: a client ending the session never waits for it.
+    public static let isControl = true
     public typealias Params = NoParams
     public typealias Result = NullResult
 

@@ -3,8 +3,8 @@ import JSONRPC
 /// `server.info`: what is running, in which framing, on which catalog and data directory.
 public struct ServerInfo: MovieMethod {
     public static let name = "server.info"
-    /// Configuration only: answered on the reading thread, without a thread hop.
-    public static let answersInline = true
+    /// Read and answered ahead of any backlog.
+    public static let isControl = true
     public typealias Params = NoParams
 
     public struct Result: Encodable, Sendable, Equatable {
