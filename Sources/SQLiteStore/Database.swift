@@ -83,12 +83,14 @@ public final class Database: Sendable {
         }
     }
 
-    /// Like ``write(_:)``, but when another connection (another process) holds the write lock, fails at once
-    /// with ``SQLiteError/isBusy`` instead of waiting for it: for writes that can be done later, such as
-    /// flushing a buffer, and must not keep their caller waiting meanwhile.
-    public func writeUnlessLocked<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    /// Like ``write(_:)``, but waits at most `lockTimeout` for a write lock that another connection (another
+    /// process) holds, without retries, then fails with ``SQLiteError/isBusy``: for writes that can be done
+    /// later, such as flushing a buffer, and must not keep their caller waiting for a lock held long.
+    public func write<T: Sendable>(
+        lockTimeout: Duration, _ body: @Sendable (SQLiteConnection) throws -> T
+    ) async throws -> T {
         try await writer.run { db in
-            try db.withoutWaitingForLocks {
+            try db.withLockTimeout(lockTimeout) {
                 try db.transaction(.immediate) {
                     try body(db)
                 }

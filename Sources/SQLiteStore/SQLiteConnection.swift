@@ -191,13 +191,14 @@ public final class SQLiteConnection {
         }
     }
 
-    /// Runs `body` with no busy timeout and no `BEGIN` retries: a lock another connection holds fails the
-    /// statement at once with `SQLITE_BUSY`. The settings are restored afterwards.
-    public func withoutWaitingForLocks<T>(_ body: () throws -> T) rethrows -> T {
-        let (timeout, retries) = (hooks.busyTimeoutMilliseconds, beginRetryLimit)
-        hooks.busyTimeoutMilliseconds = 0
+    /// Runs `body` with `timeout` as the busy timeout and no `BEGIN` retries: a lock another connection holds
+    /// longer fails the statement with `SQLITE_BUSY`. The settings are restored afterwards.
+    public func withLockTimeout<T>(_ timeout: Duration, _ body: () throws -> T) rethrows -> T {
+        let (saved, retries) = (hooks.busyTimeoutMilliseconds, beginRetryLimit)
+        let (seconds, attoseconds) = timeout.components
+        hooks.busyTimeoutMilliseconds = Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
         beginRetryLimit = 0
-        defer { (hooks.busyTimeoutMilliseconds, beginRetryLimit) = (timeout, retries) }
+        defer { (hooks.busyTimeoutMilliseconds, beginRetryLimit) = (saved, retries) }
         return try body()
     }
 

@@ -125,6 +125,37 @@ import Testing
         #expect(try await database.read { db in try db.scalarInt("SELECT count(*) FROM item") } == 1)
     }
 
+    @Test func aWriteWithALockTimeoutGivesUpThenWritesWaitAgain() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("lock-timeout.sqlite")
+        let database = try Database(path: path, configuration: Self.patientWrites, migrator: Self.migrator)
+        let lock = try await OtherConnectionLock.take(path: path)
+        do {
+            try await database.write(lockTimeout: .milliseconds(50)) { db in
+                try db.run("INSERT INTO item(name) VALUES ('given up')")
+            }
+            Issue.record("expected SQLITE_BUSY")
+        } catch let error as SQLiteError {
+            #expect(error.isBusy)
+        }
+        #expect(lock.releasedByFallback == false)
+        // The patient timeout is back: this write waits for the lock, taken when the lock goes.
+        let started = AsyncStream<Void>.makeStream()
+        let write = Task {
+            try await database.writeWithoutTransaction { db in
+                started.continuation.yield()
+                try db.execute("BEGIN IMMEDIATE")
+                try db.run("INSERT INTO item(name) VALUES ('waited')")
+                try db.execute("COMMIT")
+            }
+        }
+        for await _ in started.stream { break }
+        lock.release()
+        try await write.value
+        #expect(try await database.read { db in try db.query("SELECT name FROM item").map { try $0.string(0) } }
+            == ["waited"])
+    }
+
     @Test func aTaskCancelledBeforeItsTurnDoesNotRun() async throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.file("early.sqlite"), migrator: Self.migrator)

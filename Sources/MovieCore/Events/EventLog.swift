@@ -11,8 +11,8 @@ import Synchronization
 /// latest ``EventLogConfiguration/flushInterval`` (200 ms) after an event arrived, before every read, and
 /// on ``close()`` (stdin EOF, SIGTERM/SIGINT, LSP `exit`), so a clean exit loses nothing. Recording waits
 /// only when ``EventLogConfiguration/maxPending`` (1,024) events are waiting.
-/// These flushes never wait for a write lock that another process holds: they fail at once and the events
-/// stay buffered for the next one, so a read meanwhile sees what is stored (``close()`` does wait).
+/// These flushes wait at most 250 ms for a write lock that another process holds; then the events stay
+/// buffered for the next one, and a read meanwhile sees what is stored (``close()`` waits as long as writes do).
 ///
 /// Writes are committed in WAL mode with `synchronous = NORMAL` (see `DatabaseConfiguration`): a commit
 /// is a `write()` into the WAL without an fsync, which the kernel keeps when the process is killed, so
@@ -148,8 +148,8 @@ public final class EventLog: Sendable {
 
     /// Flushes, for callers that go on either way: a failure was already logged by the write, and the
     /// events stay buffered for the next flush. Without `waitingForLock`, a write lock held by another
-    /// process makes the flush fail at once (the events stay buffered), so that reads and recording do not
-    /// wait for that process: a read then sees what is stored.
+    /// process for longer than ``flushLockTimeout`` makes the flush fail (the events stay buffered), so that
+    /// reads and recording do not wait for that process: a read then sees what is stored.
     private func flushQuietly(waitingForLock: Bool) async {
         do {
             _ = try await serialized { try await self.writePending(waitingForLock: waitingForLock) }
@@ -415,6 +415,10 @@ public final class EventLog: Sendable {
     }
 
     /// Inserts `rows` in order and prunes beyond the cap, in one transaction; returns the rows' ids.
+    /// How long a flush that does not wait for the lock still waits: another process's ordinary transaction
+    /// takes milliseconds, and a read that flushes first may wait this long when the lock is held long.
+    static let flushLockTimeout = Duration.milliseconds(250)
+
     private func insert(_ rows: [EncodedEvent], waitingForLock: Bool = true) async throws -> [Int64] {
         let maxEvents = configuration.maxEvents
         let body: @Sendable (SQLiteConnection) throws -> [Int64] = { db in
@@ -422,7 +426,8 @@ public final class EventLog: Sendable {
             _ = try EventQueries.prune(maxEvents: maxEvents, db)
             return ids
         }
-        let ids = waitingForLock ? try await database.write(body) : try await database.writeUnlessLocked(body)
+        let ids = waitingForLock
+            ? try await database.write(body) : try await database.write(lockTimeout: Self.flushLockTimeout, body)
         state.withLock { $0.committedWrites += 1 }
         return ids
     }
