@@ -57,19 +57,7 @@ public enum CatalogPayload: Codable, Sendable, Hashable {
 public protocol CatalogSource: Sendable {
     /// `.network` for TMDB, `.demo` for the embedded catalog.
     var kind: CatalogSourceKind { get }
-    /// Answers `request`, throwing `CatalogFetchError` on failure.
+    /// Answers `request`. Throws `MovieError` (already mapped, naming `request.subject`) or
+    /// `CancellationError`.
     func fetch(_ request: CatalogRequest) async throws -> CatalogPayload
-}
-
-/// How fetching from a source failed, before the repository decides what the client sees.
-public enum CatalogFetchError: Error, Sendable, Equatable {
-    /// Transport failure: refused, DNS, timeout, reset.
-    case offline
-    case notFound
-    case unauthorized(String)
-    case rateLimited(retryAfter: Double?)
-    case server(httpStatus: Int, retryable: Bool, message: String)
-    /// Malformed JSON or an unexpected shape.
-    case invalidResponse
-    case cancelled
 }

@@ -34,10 +34,10 @@ public struct DemoCatalog: CatalogSource {
         case .popular(let page, _, _):
             return .page(paginate(data.movies, page: page))
         case .byGenre(let genreID, let page, _, _):
-            guard data.genres.contains(where: { $0.id == genreID }) else { throw CatalogFetchError.notFound }
+            guard data.genres.contains(where: { $0.id == genreID }) else { throw MovieError.notFound(request.subject) }
             return .page(paginate(data.movies.filter { ($0.genreIds ?? []).contains(genreID) }, page: page))
         case .details(let movieID, _):
-            guard let movie = data.movies.first(where: { $0.id == movieID }) else { throw CatalogFetchError.notFound }
+            guard let movie = data.movies.first(where: { $0.id == movieID }) else { throw MovieError.notFound(request.subject) }
             return .details(movie.details(genres: data.genres))
         case .latest:
             return .details(data.latest.details(genres: data.genres))

@@ -3,7 +3,7 @@ import Foundation
 /// The one shared catalog repository: network first, as the app does it. It asks the source, stores the
 /// answer, and when the network fails answers from the local database, saying so.
 ///
-/// - Identical concurrent requests share one upstream fetch.
+/// - Identical concurrent requests share one upstream fetch (the only coalescing on the way to TMDB).
 /// - After a transport failure, calls within `offlineWindow` answer from the cache at once (no waiting
 ///   for another timeout) while one background fetch re-checks the network.
 /// - A memory layer in front of SQLite keeps hot cached answers from being decoded again.
@@ -130,7 +130,7 @@ public actor MovieRepository {
             shared = existing
         } else {
             let source = self.source
-            shared = SharedFetch(task: Task { try await Self.fetch(request, from: source) })
+            shared = SharedFetch(task: Task { try await source.fetch(request) })
             inFlight[key] = shared
         }
         waiters[key, default: 0] += 1
@@ -156,26 +156,7 @@ public actor MovieRepository {
     private var waiters: [String: Int] = [:]
 
     private func fetchFromSource(_ request: CatalogRequest) async throws -> CatalogPayload {
-        try await Self.fetch(request, from: source)
-    }
-
-    /// The single mapping from source failures to what the client sees.
-    private static func fetch(_ request: CatalogRequest, from source: any CatalogSource) async throws -> CatalogPayload {
-        do {
-            return try await source.fetch(request)
-        } catch let error as CatalogFetchError {
-            switch error {
-            case .offline: throw MovieError.offlineNotCached(request.subject)
-            case .notFound: throw MovieError.notFound(request.subject)
-            case .unauthorized(let message): throw MovieError.upstreamUnauthorized(message)
-            case .rateLimited(let retryAfter): throw MovieError.rateLimited(retryAfter: retryAfter)
-            case .server(let status, let retryable, let message):
-                throw MovieError.upstream(httpStatus: status, retryable: retryable, message: message)
-            case .invalidResponse:
-                throw MovieError.upstream(httpStatus: 502, retryable: true, message: "TMDB sent a malformed answer")
-            case .cancelled: throw CancellationError()
-            }
-        }
+        try await source.fetch(request)
     }
 
     /// While offline, one background fetch at a time re-checks the network (and refreshes the cache).

@@ -28,22 +28,24 @@ public struct TMDBCatalogSource: CatalogSource {
                 return .details(Self.details(try await client.send(.latestMovie(language: language))))
             }
         } catch {
-            throw Self.map(error)
+            throw Self.map(error, subject: request.subject)
         }
     }
 
-    private static func map(_ error: TMDBError) -> CatalogFetchError {
+    /// The one place where TMDB's failures become the domain's. `subject` names what was asked for.
+    static func map(_ error: TMDBError, subject: String) -> any Error {
         switch error {
-        case .offline: return .offline
-        case .unauthorized(let message): return .unauthorized("TMDB rejected the credential: \(message)")
-        case .notFound: return .notFound
-        case .rateLimited(let retryAfter): return .rateLimited(retryAfter: retryAfter)
+        case .offline: return MovieError.offlineNotCached(subject)
+        case .unauthorized(let message): return MovieError.upstreamUnauthorized("TMDB rejected the credential: \(message)")
+        case .notFound: return MovieError.notFound(subject)
+        case .rateLimited(let retryAfter): return MovieError.rateLimited(retryAfter: retryAfter)
         case .server(let httpStatus, _, let message, let retryable):
-            return .server(
+            return MovieError.upstream(
                 httpStatus: httpStatus, retryable: retryable,
                 message: "TMDB answered HTTP \(httpStatus)" + (message.map { ": \($0)" } ?? ""))
-        case .invalidResponse: return .invalidResponse
-        case .cancelled: return .cancelled
+        case .invalidResponse:
+            return MovieError.upstream(httpStatus: 502, retryable: true, message: "TMDB sent a malformed answer")
+        case .cancelled: return CancellationError()
         }
     }
 

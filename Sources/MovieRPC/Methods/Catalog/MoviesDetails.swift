@@ -13,44 +13,28 @@ public struct MoviesDetails: MovieMethod {
         public var cachePolicy: CachePolicy?
     }
 
-    public struct Result: Encodable, Sendable {
-        public var movie: MovieSummaryWire
-        public var tagline: String
-        public var runtime: Int?
-        public var status: String
-        public var genres: [Genre]
-        public var homepage: String
-        public var imdbId: String?
-        public var budget: Int
-        public var revenue: Int
-        public var spokenLanguages: [String]
-        public var productionCompanies: [String]
-        public var source: String
-        public var fetchedAt: String
-        public var stale: Bool
+    /// The summary's members and the details' members side by side in one object.
+    public struct Result: WireEncodable, Sendable {
+        public var sourced: Sourced<MovieDetails>
+        public var sizes: ImageSizes
 
-        enum CodingKeys: String, CodingKey {
-            case tagline, runtime, status, genres, homepage, imdbId, budget, revenue, spokenLanguages
-            case productionCompanies, source, fetchedAt, stale
-        }
-
-        /// The summary's members and the details' members side by side in one object.
-        public func encode(to encoder: any Encoder) throws {
-            try movie.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(tagline, forKey: .tagline)
-            try container.encode(runtime, forKey: .runtime)
-            try container.encode(status, forKey: .status)
-            try container.encode(genres, forKey: .genres)
-            try container.encode(homepage, forKey: .homepage)
-            try container.encode(imdbId, forKey: .imdbId)
-            try container.encode(budget, forKey: .budget)
-            try container.encode(revenue, forKey: .revenue)
-            try container.encode(spokenLanguages, forKey: .spokenLanguages)
-            try container.encode(productionCompanies, forKey: .productionCompanies)
-            try container.encode(source, forKey: .source)
-            try container.encode(fetchedAt, forKey: .fetchedAt)
-            try container.encode(stale, forKey: .stale)
+        public func write(to writer: inout JSONWriter) {
+            let details = sourced.value
+            writer.object { writer in
+                MovieSummaryWire.writeFields(details.summary, to: &writer, sizes: sizes)
+                writer.member("tagline", details.tagline)
+                writer.member("runtime", details.runtime)
+                writer.member("status", details.status)
+                writer.key("genres")
+                writer.genres(details.genres)
+                writer.member("homepage", details.homepage)
+                writer.member("imdbId", details.imdbId)
+                writer.member("budget", details.budget)
+                writer.member("revenue", details.revenue)
+                writer.member("spokenLanguages", details.spokenLanguages)
+                writer.member("productionCompanies", details.productionCompanies)
+                writer.provenance(sourced)
+            }
         }
     }
 
@@ -61,12 +45,6 @@ public struct MoviesDetails: MovieMethod {
             .details(movieID: movieID, language: try CatalogParams.language(params.language)),
             policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.movieViewed(movieID: movieID))
-        let details = sourced.value
-        return Result(
-            movie: MovieSummaryWire(details.summary, sizes: sizes), tagline: details.tagline, runtime: details.runtime,
-            status: details.status, genres: details.genres, homepage: details.homepage, imdbId: details.imdbId,
-            budget: details.budget, revenue: details.revenue, spokenLanguages: details.spokenLanguages,
-            productionCompanies: details.productionCompanies, source: sourced.source.rawValue,
-            fetchedAt: Timestamp.string(sourced.fetchedAt), stale: sourced.stale)
+        return Result(sourced: sourced, sizes: sizes)
     }
 }
