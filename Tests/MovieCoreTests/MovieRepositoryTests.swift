@@ -49,7 +49,7 @@ final class ScriptedSource: CatalogSource {
         case .genres: return .genres([Genre(id: 28, name: title)])
         case .popular(let page, _, _), .byGenre(_, let page, _, _):
             return .page(MoviePage(page: page, totalPages: 9000, totalResults: 180_000, results: []))
-        case .details, .latest:
+        default:
             throw MovieError.notFound(request.subject)
         }
     }

@@ -63,6 +63,76 @@ public actor MovieRepository {
         }
     }
 
+    public func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
+        try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
+    }
+
+    public func videos(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Video]> {
+        try await typed(request, policy) { if case .videos(let value) = $0 { value } else { nil } }
+    }
+
+    /// Every country's offers, by ISO 3166-1 code.
+    public func watchProviders(
+        _ movieID: Int, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<[String: WatchOptions]> {
+        try await typed(.watchProviders(movieID: movieID), policy) {
+            if case .watchProviders(let value) = $0 { value } else { nil }
+        }
+    }
+
+    public func movie(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieSummary> {
+        try await typed(request, policy) { if case .movie(let value) = $0 { value } else { nil } }
+    }
+
+    public func people(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonPage> {
+        try await typed(request, policy) { if case .people(let value) = $0 { value } else { nil } }
+    }
+
+    public func person(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonDetails> {
+        try await typed(request, policy) { if case .person(let value) = $0 { value } else { nil } }
+    }
+
+    private func typed<Value: Sendable>(
+        _ request: CatalogRequest, _ policy: CachePolicy, _ extract: (CatalogPayload) -> Value?
+    ) async throws -> Sourced<Value> {
+        try await fetch(request, policy: policy).map { payload in
+            guard let value = extract(payload) else {
+                throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer")
+            }
+            return value
+        }
+    }
+
+    // MARK: Search, with the local index as the offline stand-in
+
+    /// Searches the movies stored locally: the stand-in for TMDB's search when it cannot be reached.
+    public typealias OfflineSearch = @Sendable (MovieSearch) async throws -> MoviePage
+
+    private var offlineSearch: OfflineSearch?
+
+    /// Installs the local index's search (see `MovieServices`), used when TMDB cannot answer a search.
+    public func useOfflineSearch(_ search: @escaping OfflineSearch) {
+        offlineSearch = search
+    }
+
+    /// A title search: TMDB's answer, or its cached copy; when neither is available (offline, TMDB failing,
+    /// or `cacheOnly` with no copy), the local index's answer with `complete: false`, since the index
+    /// only knows the movies stored here.
+    public func search(_ search: MovieSearch, policy: CachePolicy = .networkFirst) async throws -> Sourced<MoviePage> {
+        do {
+            return try await page(.search(search), policy: policy)
+        } catch let error as MovieError {
+            guard let offlineSearch, policy != .networkOnly, source.kind != .demo else { throw error }
+            switch error {
+            case .offlineNotCached, .upstream:
+                let page = try await offlineSearch(search)
+                return Sourced(value: page, source: .cache, fetchedAt: now(), stale: false, complete: false)
+            default:
+                throw error
+            }
+        }
+    }
+
     // MARK: The policy
 
     /// Answers `request` under `policy`. Throws `MovieError` or `CancellationError`.
@@ -200,7 +270,8 @@ public actor MovieRepository {
 }
 
 extension Sourced {
-    func map<Other>(_ transform: (Value) throws -> Other) rethrows -> Sourced<Other> {
-        Sourced<Other>(value: try transform(value), source: source, fetchedAt: fetchedAt, stale: stale)
+    public func map<Other>(_ transform: (Value) throws -> Other) rethrows -> Sourced<Other> {
+        Sourced<Other>(
+            value: try transform(value), source: source, fetchedAt: fetchedAt, stale: stale, complete: complete)
     }
 }

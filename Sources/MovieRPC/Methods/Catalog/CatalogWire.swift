@@ -114,10 +114,13 @@ enum CatalogParams {
 public struct MoviePageResult: WireEncodable, Sendable {
     public var sourced: Sourced<MoviePage>
     public var sizes: ImageSizes
+    /// Search answers say whether they hold all TMDB has (`complete: false` from the local index).
+    var reportsCompleteness = false
 
-    init(_ sourced: Sourced<MoviePage>, sizes: ImageSizes) {
+    init(_ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false) {
         self.sourced = sourced
         self.sizes = sizes
+        self.reportsCompleteness = reportsCompleteness
     }
 
     public func write(to writer: inout JSONWriter) {
@@ -130,7 +133,15 @@ public struct MoviePageResult: WireEncodable, Sendable {
             writer.array(page.results) { writer, movie in
                 writer.object { writer in MovieSummaryWire.writeFields(movie, to: &writer, sizes: sizes) }
             }
+            if let dates = page.dates {
+                writer.key("dates")
+                writer.object { writer in
+                    writer.member("minimum", dates.minimum)
+                    writer.member("maximum", dates.maximum)
+                }
+            }
             writer.provenance(sourced)
+            if reportsCompleteness { writer.member("complete", sourced.complete) }
         }
     }
 }

@@ -8,6 +8,10 @@ public struct MoviesDetails: MovieMethod {
     public struct Params: Decodable, Sendable {
         public var movieId: Int
         public var language: String?
+        /// Parts fetched with the details in one TMDB request; any of them fetches all, stored as one entry.
+        public var include: [DetailsPart]?
+        /// The country for `watchProviders` and `certification`.
+        public var region: String?
         public var posterSize: String?
         public var backdropSize: String?
         public var cachePolicy: CachePolicy?
@@ -17,6 +21,8 @@ public struct MoviesDetails: MovieMethod {
     public struct Result: WireEncodable, Sendable {
         public var sourced: Sourced<MovieDetails>
         public var sizes: ImageSizes
+        var include: Set<DetailsPart> = []
+        var region: String?
 
         public func write(to writer: inout JSONWriter) {
             let details = sourced.value
@@ -33,6 +39,7 @@ public struct MoviesDetails: MovieMethod {
                 writer.member("revenue", details.revenue)
                 writer.member("spokenLanguages", details.spokenLanguages)
                 writer.member("productionCompanies", details.productionCompanies)
+                writeParts(details, to: &writer)
                 writer.provenance(sourced)
             }
         }
@@ -40,11 +47,83 @@ public struct MoviesDetails: MovieMethod {
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
+        let language = try CatalogParams.language(params.language)
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
+        let region = try CatalogParams.country(params.region, field: "region")
+        let include = Set(params.include ?? [])
+        guard (params.include ?? []).count <= AppendToResponse.maxParts else {
+            throw ResponseError.invalidParams("include must list at most \(AppendToResponse.maxParts) parts", field: "include")
+        }
+        let catalogRequest: CatalogRequest = include.isEmpty
+            ? .details(movieID: movieID, language: language) : .detailsWithParts(movieID: movieID, language: language)
         let sourced = try await server.services.repository.details(
-            .details(movieID: movieID, language: try CatalogParams.language(params.language)),
-            policy: params.cachePolicy ?? .networkFirst)
+            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        // The demo catalog has none of these but the IMDb id: refused, never made up.
+        for part in DetailsPart.allCases where include.contains(part) && !sourced.value.has(part) {
+            throw MovieError.unavailableInDemo(part.wireName)
+        }
         await server.services.record(.movieViewed(movieID: movieID))
-        return Result(sourced: sourced, sizes: sizes)
+        return Result(sourced: sourced, sizes: sizes, include: include, region: region)
+    }
+}
+
+/// TMDB's limit on `append_to_response` parts.
+private enum AppendToResponse {
+    static let maxParts = 20
+}
+
+extension DetailsPart {
+    /// How the part is named in messages: "Credits are".
+    var wireName: String {
+        switch self {
+        case .credits: "Credits are"
+        case .videos: "Videos are"
+        case .watchProviders: "Watch providers are"
+        case .releaseDates: "Release dates and certifications are"
+        case .externalIds: "External ids are"
+        }
+    }
+}
+
+extension MovieDetails {
+    func has(_ part: DetailsPart) -> Bool {
+        switch part {
+        case .credits: credits != nil
+        case .videos: videos != nil
+        case .watchProviders: watchProviders != nil
+        case .releaseDates: releaseDates != nil
+        case .externalIds: externalIds != nil
+        }
+    }
+}
+
+extension MoviesDetails.Result {
+    /// The included parts, in a fixed order; each is there (the handler refused missing ones).
+    private func writeParts(_ details: MovieDetails, to writer: inout JSONWriter) {
+        if include.contains(.credits), let credits = details.credits {
+            writer.key("credits")
+            writer.object { writer in writer.credits(credits) }
+        }
+        if include.contains(.videos), let videos = details.videos {
+            writer.key("videos")
+            writer.videos(videos)
+        }
+        if include.contains(.watchProviders), let providers = details.watchProviders {
+            writer.key("watchProviders")
+            writer.object { writer in
+                let regions = region.map { [$0] } ?? providers.keys.sorted()
+                for region in regions {
+                    writer.key(region)
+                    writer.object { writer in writer.watchOptionMembers(providers[region] ?? .none) }
+                }
+            }
+        }
+        if include.contains(.releaseDates), let releases = details.releaseDates {
+            writer.member("certification", region.flatMap { releases[$0] }.flatMap(Release.certification(in:)))
+        }
+        if include.contains(.externalIds), let ids = details.externalIds {
+            writer.key("externalIds")
+            writer.externalIDs(ids)
+        }
     }
 }
