@@ -243,6 +243,12 @@ class FakeTMDB:
         self.fault_times: int | None = None
         self.retry_after: int | None = 1
         self.delay = 0.0
+        # A rate limit as TMDB's (about 40 requests a second): past it, 429 with Retry-After: 1.
+        self.max_per_second: int | None = None
+        self.rate_limited = 0                  # 429s served for the limit
+        self.unhonoured_429s = 0               # the same request again before its Retry-After passed
+        self._recent: list[float] = []
+        self._limited_until: dict[str, float] = {}
         self._server: socketserver.ThreadingTCPServer | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[socket.socket] = set()
@@ -339,6 +345,9 @@ class FakeTMDB:
         if url.path.startswith("/t/p/"):
             return self._send(h, 200, FAKE_JPEG, "image/jpeg")
 
+        if self.max_per_second and self._over_the_limit(h.path):
+            return self._send(h, 429, error_body(25, "Your request count (41) is over the allowed limit of (40)."),
+                              extra={"Retry-After": "1"})
         fault, retry_after, delay = self._take_fault()
         if fault == "slow":
             time.sleep(delay or 3.0)
@@ -363,6 +372,19 @@ class FakeTMDB:
             return self._send(h, 401, error_body(7, "Invalid API key: You must be granted a valid key."))
         status, body = self._route(url.path, query)
         self._send(h, status, json.dumps(body).encode())
+
+    def _over_the_limit(self, path: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            if self._limited_until.get(path, 0) > now:
+                self.unhonoured_429s += 1
+            self._recent = [t for t in self._recent if now - t < 1.0]
+            if len(self._recent) >= self.max_per_second:
+                self.rate_limited += 1
+                self._limited_until[path] = now + 1.0
+                return True
+            self._recent.append(now)
+            return False
 
     def _authorized(self, h, query) -> bool:
         if self.api_key and query.get("api_key") == self.api_key:
