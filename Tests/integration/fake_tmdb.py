@@ -175,6 +175,11 @@ def external_ids(movie: dict) -> dict:
             "twitter_id": None}
 
 
+def synthetic_movie(number: int) -> dict:
+    return {"id": number, "title": f"Synthetic Movie {number}", "genreIds": [28 if number % 2 else 35],
+            "popularity": 1.0, "releaseDate": "2020-01-01", "posterPath": f"/s{number}.jpg"}
+
+
 def person_list_item(pid: int) -> dict:
     return {"adult": False, "gender": 2, "id": pid, "known_for_department": "Acting" if pid < 500 else "Directing",
             "name": person_name(pid), "original_name": person_name(pid), "popularity": 1.0,
@@ -495,6 +500,9 @@ class FakeTMDB:
                 genres = [{"id": g["id"], "name": GERMAN_GENRES.get(g["id"], g["name"])} for g in genres]
             return 200, {"genres": genres}
         if path == "/3/movie/popular":
+            if self.synthetic:  # benchmarks: as many distinct movies as pages ask for
+                return envelope(movies + [synthetic_movie(10_000_000 + n) for n in range(page * 20)],
+                                POPULAR_TOTAL_RESULTS)
             return envelope(movies, POPULAR_TOTAL_RESULTS)
         if path == "/3/discover/movie":
             return paged(discover(movies, query))
@@ -502,25 +510,22 @@ class FakeTMDB:
             return 200, LATEST
         if path.startswith("/3/movie/"):
             tail = path.rsplit("/", 1)[-1]
-            for movie in movies:
-                if tail.isdigit() and movie["id"] == int(tail):
-                    body = details(movie, language)
-                    appended = [part for part in query.get("append_to_response", "").split(",") if part]
-                    if len(appended) > 20:
-                        return 400, {"success": False, "status_code": 18,
-                                     "status_message": "Too many append to response objects: The maximum number of "
-                                                       "remote calls is 20."}
-                    parts = {"credits": credits, "videos": videos, "watch/providers": watch_providers,
-                             "release_dates": release_dates, "external_ids": external_ids}
-                    for part in appended:
-                        if part in parts:
-                            body[part] = parts[part](movie)
-                    return 200, body
-            if self.synthetic and tail.isdigit() and int(tail) >= 10_000_000:
-                number = int(tail)
-                made_up = {"id": number, "title": f"Synthetic Movie {number}", "genreIds": [28 if number % 2 else 35],
-                           "popularity": 1.0, "releaseDate": "2020-01-01", "posterPath": f"/s{number}.jpg"}
-                return 200, details(made_up, language)
+            movie = by_id.get(int(tail)) if tail.isdigit() else None
+            if movie is None and self.synthetic and tail.isdigit() and int(tail) >= 10_000_000:
+                movie = synthetic_movie(int(tail))
+            if movie is not None:
+                body = details(movie, language)
+                appended = [part for part in query.get("append_to_response", "").split(",") if part]
+                if len(appended) > 20:
+                    return 400, {"success": False, "status_code": 18,
+                                 "status_message": "Too many append to response objects: The maximum number of "
+                                                   "remote calls is 20."}
+                parts = {"credits": credits, "videos": videos, "watch/providers": watch_providers,
+                         "release_dates": release_dates, "external_ids": external_ids}
+                for part in appended:
+                    if part in parts:
+                        body[part] = parts[part](movie)
+                return 200, body
         return 404, {"success": False, "status_code": 34, "status_message": "The resource you requested could not be found."}
 
     @staticmethod

@@ -91,9 +91,17 @@ def test_sync_saves_trending_top_rated_and_details_with_credits_and_videos(live,
     assert client.call("movies.topRated")["source"] == "cache"
 
 
-def test_sync_honours_a_429_and_keeps_under_the_rate_limit(live, tmdb):
+def test_sync_keeps_under_tmdbs_rate_limit(live, tmdb):
     tmdb.max_per_second = 40
     client = live()
     result = client.call("catalog.sync", popularPages=3, details=True)
     assert result["failed"] == 0 and result["details"] == 60
-    assert tmdb.unhonoured_429s == 0
+    assert tmdb.rate_limited == 0
+
+
+def test_a_429_holds_every_request_back_until_its_retry_after(live, tmdb):
+    tmdb.max_per_second = 8  # a stricter limit than the pacing: 429s come, and must be waited out
+    client = live()
+    result = client.call("catalog.sync", popularPages=1, details=True)
+    assert result["failed"] == 0 and result["details"] == 20
+    assert tmdb.rate_limited > 0 and tmdb.unhonoured_429s == 0

@@ -3,9 +3,9 @@ import MovieCore
 
 /// `catalog.sync`: prefetches the genre list, the first popular, trending and top rated pages, each chosen
 /// genre's first page and, with `details`, every saved movie's details with credits and videos (one
-/// request each), so that the catalog works offline later. Requests are paced to stay within TMDB's rate
-/// limit, and a 429 holds every request back for its `Retry-After`. Reports `$/progress` when given a
-/// `progressToken`; cancellable between steps.
+/// request each, four at a time), so that the catalog works offline later. The TMDB client paces every
+/// request within TMDB's rate limit and a 429 holds them all back (`PacingHTTPClient`). Reports
+/// `$/progress` when given a `progressToken`; cancellable between steps.
 public struct CatalogSync: MovieMethod {
     public static let name = "catalog.sync"
 
@@ -89,9 +89,7 @@ public struct CatalogSync: MovieMethod {
         let token = try ProgressTokens.checked(params.progressToken)
         let requestedGenres = try genreIDs(params.genres)
         let repository = server.services.repository
-        let pacer = await repository.source.kind == .demo ? nil : RequestPacer()
 
-        try await pacer?.waitForTurn()
         let genres = try await repository.genres(language: language, policy: .networkFirst)
         let genreIDs = requestedGenres ?? genres.value.map(\.id)
         let steps: [CatalogRequest] = (0..<popularPages).map { .popular(page: $0 + 1, language: language, region: nil) }
@@ -106,7 +104,7 @@ public struct CatalogSync: MovieMethod {
         var seen = Set<Int>()
         for step in steps {
             try Task.checkCancellation()
-            switch await fetch(step, pacer: pacer, { try await repository.page(step, policy: .networkOnly) }) {
+            switch await fetch(step, { try await repository.page(step, policy: .networkOnly) }) {
             case .success(let page):
                 report.succeed()
                 report.result.pages += 1
@@ -128,7 +126,7 @@ public struct CatalogSync: MovieMethod {
                 func startNext() {
                     guard let step = pending.next() else { return }
                     group.addTask {
-                        (step, await fetch(step, pacer: pacer, { try await repository.details(step, policy: .networkOnly) }))
+                        (step, await fetch(step, { try await repository.details(step, policy: .networkOnly) }))
                     }
                 }
                 for _ in 0..<detailsInParallel { startNext() }
@@ -156,24 +154,31 @@ public struct CatalogSync: MovieMethod {
         case failure(Failure)
     }
 
-    /// One step, paced; after a 429 (which the HTTP layer already retried) every step waits out its
-    /// `Retry-After` and this one is tried once more.
+    /// One step. A step still rate limited after the HTTP layer's retries waits out the `Retry-After` and
+    /// is tried again, twice at most: a sync is worth finishing.
     private static func fetch<Value: Sendable>(
-        _ step: CatalogRequest, pacer: RequestPacer?, _ body: @Sendable () async throws -> Sourced<Value>
+        _ step: CatalogRequest, _ body: @Sendable () async throws -> Sourced<Value>
     ) async -> Outcome<Value> {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                try await pacer?.waitForTurn()
                 return .success(try await body())
             } catch MovieError.rateLimited(let retryAfter) where attempt < 3 {
-                await pacer?.pause(for: retryAfter ?? 1)
+                do {
+                    try await Task.sleep(for: .milliseconds(Int64(min(max(retryAfter ?? 1, 0), 60) * 1000)))
+                } catch {
+                    return .failure(failure(step, error))
+                }
             } catch {
-                let wire = WireErrors.map(error)
-                return .failure(Failure(item: step.subject, code: wire.code.rawValue, message: wire.message))
+                return .failure(failure(step, error))
             }
         }
+    }
+
+    private static func failure(_ step: CatalogRequest, _ error: any Error) -> Failure {
+        let wire = WireErrors.map(error)
+        return Failure(item: step.subject, code: wire.code.rawValue, message: wire.message)
     }
 
     private struct Report {
