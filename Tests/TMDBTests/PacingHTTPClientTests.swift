@@ -27,18 +27,19 @@ struct PacingHTTPClientTests {
     }
 
     /// Only lower bounds: a loaded machine can make the waits longer, never shorter.
-    @Test func startsAreSpacedToTheRate() async throws {
+    @Test func aBurstGoesAtOnceThenStartsAreSpacedToTheRate() async throws {
         let upstream = ArrivalRecordingClient([Self.response(200)])
-        let client = PacingHTTPClient(wrapping: upstream, perSecond: 50)
+        let client = PacingHTTPClient(wrapping: upstream, perSecond: 20, burst: 3)
         for _ in 0..<6 { _ = try await client.send(request) }
         let arrivals = upstream.arrivals
         #expect(arrivals.count == 6)
-        #expect(arrivals[5] - arrivals[0] >= .milliseconds(95))
+        // Three at once, then one every 50 ms: the sixth at least 3 × 50 ms after the first.
+        #expect(arrivals[5] - arrivals[0] >= .milliseconds(145))
     }
 
     @Test func aRateLimitHoldsTheNextRequestBackForItsRetryAfter() async throws {
         let upstream = ArrivalRecordingClient([Self.response(429, headers: ["Retry-After": "1"]), Self.response(200)])
-        let client = PacingHTTPClient(wrapping: upstream, perSecond: 1000)
+        let client = PacingHTTPClient(wrapping: upstream, perSecond: 1000, burst: 5)
         #expect(try await client.send(request).statusCode == 429)
         #expect(try await client.send(request).statusCode == 200)
         let arrivals = upstream.arrivals
