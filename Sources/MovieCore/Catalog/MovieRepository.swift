@@ -43,31 +43,28 @@ public actor MovieRepository {
     // MARK: Typed entry points
 
     public func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
-        try await fetch(.genres(language: language), policy: policy).map { payload in
-            guard case .genres(let genres) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
-            return genres
-        }
+        try await typed(.genres(language: language), policy) { if case .genres(let value) = $0 { value } else { nil } }
     }
 
-    public func page(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MoviePage> {
-        try await fetch(request, policy: policy).map { payload in
-            guard case .page(let page) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
-            return page
-        }
+    public func page(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MoviePage> {
+        try await typed(request, policy) { if case .page(let value) = $0 { value } else { nil } }
     }
 
-    public func details(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieDetails> {
-        try await fetch(request, policy: policy).map { payload in
-            guard case .details(let details) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
-            return details
-        }
+    public func details(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MovieDetails> {
+        try await typed(request, policy) { if case .details(let value) = $0 { value } else { nil } }
     }
 
     public func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
         try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
     }
 
-    public func videos(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Video]> {
+    public func videos(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<[Video]> {
         try await typed(request, policy) { if case .videos(let value) = $0 { value } else { nil } }
     }
 
@@ -80,15 +77,21 @@ public actor MovieRepository {
         }
     }
 
-    public func movie(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieSummary> {
+    public func movie(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MovieSummary> {
         try await typed(request, policy) { if case .movie(let value) = $0 { value } else { nil } }
     }
 
-    public func people(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonPage> {
+    public func people(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<PersonPage> {
         try await typed(request, policy) { if case .people(let value) = $0 { value } else { nil } }
     }
 
-    public func person(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonDetails> {
+    public func person(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<PersonDetails> {
         try await typed(request, policy) { if case .person(let value) = $0 { value } else { nil } }
     }
 
