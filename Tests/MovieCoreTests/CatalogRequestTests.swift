@@ -34,14 +34,19 @@ import TMDB
         }
         filter.genreIDs = [28]
         variants += [
-            .discover(filter, page: 2, language: nil, region: nil), .discover(filter, page: 1, language: "de", region: nil),
+            .discover(filter, page: 2, language: nil, region: nil),
+            .discover(filter, page: 1, language: "de", region: nil),
             .discover(filter, page: 1, language: nil, region: "DE"),
             .trending(window: .day, page: 1, language: nil), .trending(window: .week, page: 1, language: nil),
             .trending(window: .day, page: 2, language: nil), .trending(window: .day, page: 1, language: "de"),
-            .list(.topRated, page: 1, language: nil, region: nil), .list(.nowPlaying, page: 1, language: nil, region: nil),
-            .list(.upcoming, page: 1, language: nil, region: "US"), .list(.upcoming, page: 1, language: nil, region: nil),
-            .related(.similar, movieID: 1, page: 1, language: nil), .related(.recommendations, movieID: 1, page: 1, language: nil),
-            .related(.similar, movieID: 2, page: 1, language: nil), .related(.similar, movieID: 1, page: 2, language: nil),
+            .list(.topRated, page: 1, language: nil, region: nil),
+            .list(.nowPlaying, page: 1, language: nil, region: nil),
+            .list(.upcoming, page: 1, language: nil, region: "US"),
+            .list(.upcoming, page: 1, language: nil, region: nil),
+            .related(.similar, movieID: 1, page: 1, language: nil),
+            .related(.recommendations, movieID: 1, page: 1, language: nil),
+            .related(.similar, movieID: 2, page: 1, language: nil),
+            .related(.similar, movieID: 1, page: 2, language: nil),
             .credits(movieID: 1), .videos(movieID: 1, language: nil), .videos(movieID: 1, language: "de"),
             .watchProviders(movieID: 1), .find(imdbID: "tt1"), .find(imdbID: "tt2"),
             .searchPeople(query: "a", page: 1), .searchPeople(query: "a", page: 2), .searchPeople(query: "b", page: 1),
@@ -80,10 +85,12 @@ import TMDB
         #expect(mapped(.offline) == .offlineNotCached("movie 7's credits"))
         #expect(mapped(.notFound) == .notFound("movie 7's credits"))
         #expect(mapped(.rateLimited(retryAfter: 2)) == .rateLimited(retryAfter: 2))
-        #expect(mapped(.unauthorized(statusMessage: "bad")) == .upstreamUnauthorized("TMDB rejected the credential: bad"))
+        #expect(mapped(.unauthorized(statusMessage: "bad"))
+            == .upstreamUnauthorized("TMDB rejected the credential: bad"))
         #expect(mapped(.server(httpStatus: 503, statusCode: 9, message: "down", retryable: true))
             == .upstream(httpStatus: 503, retryable: true, message: "TMDB answered HTTP 503: down"))
-        #expect(mapped(.invalidResponse) == .upstream(httpStatus: 502, retryable: true, message: "TMDB sent a malformed answer"))
+        #expect(mapped(.invalidResponse)
+            == .upstream(httpStatus: 502, retryable: true, message: "TMDB sent a malformed answer"))
         #expect(TMDBCatalogSource.map(.cancelled, subject: subject) is CancellationError)
     }
 
@@ -105,7 +112,8 @@ import TMDB
             {"provider_id": 2, "provider_name": "Apple TV", "display_priority": 5, "logo_path": "/x.jpg"},
             {"provider_id": 3, "provider_name": "Google", "display_priority": 1, "logo_path": null}]}}},
          "release_dates": {"results": [{"iso_3166_1": "US", "release_dates": [
-            {"certification": "", "type": 1, "release_date": "d"}, {"certification": "PG", "type": 4, "release_date": "d"},
+            {"certification": "", "type": 1, "release_date": "d"},
+            {"certification": "PG", "type": 4, "release_date": "d"},
             {"certification": "R", "type": 3, "release_date": "d"}]}]}}
         """
         let details = TMDBCatalogSource.details(try JSONDecoder().decode(TMDBMovieDetails.self, from: Data(json.utf8)))

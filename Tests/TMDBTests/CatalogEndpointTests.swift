@@ -60,7 +60,8 @@ struct CatalogEndpointTests {
         ])
         var all = DiscoverMovieQuery()
         all.genreIDs = [28, 12]
-        #expect(pairs(Endpoint.discoverMovies(all).queryItems) == ["with_genres=28,12", "sort_by=popularity.desc", "page=1"])
+        #expect(pairs(Endpoint.discoverMovies(all).queryItems)
+            == ["with_genres=28,12", "sort_by=popularity.desc", "page=1"])
     }
 
     @Test func subResourcesFindAndPeople() {
@@ -77,7 +78,8 @@ struct CatalogEndpointTests {
 
     @Test func detailsAppendTheirPartsInOneRequest() {
         let endpoint = Endpoint<TMDBMovieDetails>.movieDetails(
-            id: 550, language: "en", appending: ["credits", "videos", "watch/providers", "release_dates", "external_ids"])
+            id: 550, language: "en",
+            appending: ["credits", "videos", "watch/providers", "release_dates", "external_ids"])
         #expect(pairs(endpoint.queryItems)
             == ["language=en", "append_to_response=credits,videos,watch/providers,release_dates,external_ids"])
         #expect(Endpoint<TMDBMovieDetails>.movieDetails(id: 550, appending: []).queryItems.isEmpty)
