@@ -226,18 +226,18 @@ final class TestClock: Sendable {
             backdropPath: nil),
     ])
 
-    func makeRepository() async throws -> MovieRepository {
+    func makeRepository() throws -> MovieRepository {
         let store = try MovieStore(directory: DataDirectory(path: directory.path))
-        let repository = MovieRepository(source: source, cache: CatalogCache(database: store.database))
-        await repository.useOfflineSearch { search in
-            #expect(search.query == "leon")
-            return Self.indexed
-        }
-        return repository
+        return MovieRepository(
+            source: source, cache: CatalogCache(database: store.database),
+            offlineSearch: { search in
+                #expect(search.query == "leon")
+                return Self.indexed
+            })
     }
 
     @Test func theIndexAnswersWhenTMDBCannotAndSaysItMayBeIncomplete() async throws {
-        let repository = try await makeRepository()
+        let repository = try makeRepository()
         source.fail(with: .offline)
         let offline = try await repository.search(MovieSearch(query: "leon"))
         #expect(offline.source == .cache && offline.complete == false && offline.value == Self.indexed)

@@ -24,14 +24,17 @@ public actor MovieRepository {
         init(task: Task<CatalogPayload, any Error>) { self.task = task }
     }
 
+    /// - Parameter offlineSearch: the local index's search, the stand-in for TMDB's when it cannot answer
+    ///   (see ``search(_:policy:)``); nil answers such searches from cached identical searches only.
     public init(
         source: any CatalogSource, cache: CatalogCache?, offlineWindow: TimeInterval = 15,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, offlineSearch: OfflineSearch? = nil
     ) {
         self.source = source
         self.cache = cache
         self.offlineWindow = offlineWindow
         self.now = now
+        self.offlineSearch = offlineSearch
     }
 
     /// True after a transport failure, until the network answers again or the window passes.
@@ -113,7 +116,7 @@ public actor MovieRepository {
 
     private var offlineSearch: OfflineSearch?
 
-    /// Installs the local index's search (see `MovieServices`), used when TMDB cannot answer a search.
+    /// Installs the local index's search after the fact (the initializer takes it too).
     public func useOfflineSearch(_ search: @escaping OfflineSearch) {
         offlineSearch = search
     }
