@@ -24,6 +24,8 @@ public enum MovieError: Error, Sendable, Equatable {
     case storage(StorageProblem)
     /// The image server answered, but with something the image cache does not store.
     case imageRejected(ImageProblem)
+    /// The embedded demo catalog has no such data (`what`: "credits", "people" …); nothing is invented.
+    case unavailableInDemo(String)
 }
 
 /// One invalid field and what is wrong with it, in words a form can show.

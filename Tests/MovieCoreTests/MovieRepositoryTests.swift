@@ -9,29 +9,48 @@ final class ScriptedSource: CatalogSource {
     let kind = CatalogSourceKind.network
     private let state = Mutex(State())
 
+    /// How a scripted fetch fails, as a real source reports it (a `MovieError` naming the request).
+    enum Failure {
+        case offline, notFound
+        case server(httpStatus: Int, retryable: Bool, message: String)
+        case unauthorized(String)
+        case rateLimited(retryAfter: Double?)
+
+        func error(for request: CatalogRequest) -> MovieError {
+            switch self {
+            case .offline: return .offlineNotCached(request.subject)
+            case .notFound: return .notFound(request.subject)
+            case .server(let status, let retryable, let message):
+                return .upstream(httpStatus: status, retryable: retryable, message: message)
+            case .unauthorized(let message): return .upstreamUnauthorized(message)
+            case .rateLimited(let retryAfter): return .rateLimited(retryAfter: retryAfter)
+            }
+        }
+    }
+
     struct State {
-        var failure: CatalogFetchError?
+        var failure: Failure?
         var calls = 0
         var title = "First"
     }
 
     var calls: Int { state.withLock { $0.calls } }
-    func fail(with error: CatalogFetchError?) { state.withLock { $0.failure = error } }
+    func fail(with error: Failure?) { state.withLock { $0.failure = error } }
     func retitle(_ title: String) { state.withLock { $0.title = title } }
 
     func fetch(_ request: CatalogRequest) async throws -> CatalogPayload {
-        let (failure, title) = state.withLock { state -> (CatalogFetchError?, String) in
+        let (failure, title) = state.withLock { state -> (Failure?, String) in
             state.calls += 1
             return (state.failure, state.title)
         }
         try await Task.sleep(for: .milliseconds(1))  // a real suspension, so concurrent callers overlap
-        if let failure { throw failure }
+        if let failure { throw failure.error(for: request) }
         switch request {
         case .genres: return .genres([Genre(id: 28, name: title)])
         case .popular(let page, _, _), .byGenre(_, let page, _, _):
             return .page(MoviePage(page: page, totalPages: 9000, totalResults: 180_000, results: []))
-        case .details, .latest:
-            throw CatalogFetchError.notFound
+        default:
+            throw MovieError.notFound(request.subject)
         }
     }
 }
@@ -176,7 +195,7 @@ final class TestClock: Sendable {
     }
 
     @Test func unknownMovieIsNotFound() async {
-        await #expect(throws: CatalogFetchError.notFound) { try await demo.fetch(.details(movieID: -5, language: nil)) }
+        await #expect(throws: MovieError.notFound("movie -5")) { try await demo.fetch(.details(movieID: -5, language: nil)) }
     }
 }
 
@@ -192,5 +211,42 @@ final class TestClock: Sendable {
         #expect(abs(parsed.timeIntervalSince1970 - 1_764_490_000.123) < 0.0005)
         #expect(Timestamp.parse("2025-11-30T08:06:40Z") == Date(timeIntervalSince1970: 1_764_490_000))
         #expect(Timestamp.parse("yesterday") == nil)
+    }
+}
+
+/// The seam the local search index plugs into: `useOfflineSearch`.
+@Suite struct OfflineSearchSeamTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-\(UUID().uuidString)")
+    let source = ScriptedSource()
+
+    static let indexed = MoviePage(page: 1, totalPages: 1, totalResults: 1, results: [
+        MovieSummary(
+            id: 9, title: "Léon", originalTitle: "Léon", overview: "", releaseDate: "1994-09-14", genreIds: [80],
+            voteAverage: 8, voteCount: 1, popularity: 1, adult: false, originalLanguage: "fr", posterPath: nil,
+            backdropPath: nil),
+    ])
+
+    func makeRepository() throws -> MovieRepository {
+        let store = try MovieStore(directory: DataDirectory(path: directory.path))
+        return MovieRepository(
+            source: source, cache: CatalogCache(database: store.database),
+            offlineSearch: { search in
+                #expect(search.query == "leon")
+                return Self.indexed
+            })
+    }
+
+    @Test func theIndexAnswersWhenTMDBCannotAndSaysItMayBeIncomplete() async throws {
+        let repository = try makeRepository()
+        source.fail(with: .offline)
+        let offline = try await repository.search(MovieSearch(query: "leon"))
+        #expect(offline.source == .cache && offline.complete == false && offline.value == Self.indexed)
+        source.fail(with: .server(httpStatus: 503, retryable: true, message: "down"))
+        #expect(try await repository.search(MovieSearch(query: "leon")).complete == false)
+        let cacheOnly = try await repository.search(MovieSearch(query: "leon"), policy: .cacheOnly)
+        #expect(cacheOnly.complete == false)
+        await #expect(throws: MovieError.upstream(httpStatus: 503, retryable: true, message: "down")) {
+            try await repository.search(MovieSearch(query: "leon"), policy: .networkOnly)
+        }
     }
 }

@@ -15,7 +15,7 @@ from fake_images import ImageServer, jpeg, redirect
 from fake_tmdb import FAKE_JPEG
 from movie_rpc import RpcError
 
-IMAGE_REJECTED = -32034
+IMAGE_REJECTED = -32035
 
 
 @pytest.fixture

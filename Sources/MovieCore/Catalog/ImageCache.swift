@@ -21,7 +21,7 @@ public actor ImageCache {
     }
 
     public static let sizes = Set(TMDBClient.posterSizes + TMDBClient.backdropSizes)
-    public static let defaultBaseURL = "https://image.tmdb.org/t/p/"
+    public static let defaultBaseURL = TMDBClient.imageBaseURL
     /// Images larger than this are refused (posters are well under 1 MiB; originals a few MiB).
     public static let maxBytes = 20 * 1024 * 1024
 
@@ -55,7 +55,9 @@ public actor ImageCache {
     }
 
     public func fetch(path: String, size: String) async throws -> Image {
-        let url = baseURL + size + path
+        guard let url = TMDBClient.imageURL(path: path, size: size, base: baseURL) else {
+            throw MovieError.notFound("image \(size)\(path)")
+        }
         let name = String(path.dropFirst())
         let file = folder.path(size: size, name: name)
         if let bytes = try await folder.cachedBytes(size: size, name: name) {

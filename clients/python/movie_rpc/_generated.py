@@ -33,11 +33,13 @@ class ErrorCode(enum.IntEnum):
     UPSTREAM_ERROR = -32031
     UPSTREAM_UNAUTHORIZED = -32032
     RATE_LIMITED = -32033
-    IMAGE_REJECTED = -32034
+    IMAGE_REJECTED = -32035
     STORAGE_ERROR = -32040
     REQUEST_CANCELLED = -32800
     MESSAGE_TOO_LARGE = -32600
+    REPLY_TOO_LARGE = -32600
     UNSUPPORTED_PROTOCOL_VERSION = -32022
+    UNAVAILABLE_IN_DEMO = -32034
 
 
 ServerInfo = TypedDict("ServerInfo", {
@@ -130,7 +132,11 @@ MovieSummary = TypedDict("MovieSummary", {
 })
 
 
-MoviePage = TypedDict("MoviePage", {
+# movies.nowPlaying and movies.upcoming: the release dates the list covers.
+MoviePageDates = TypedDict("MoviePageDates", {"minimum": "Date", "maximum": "Date"})
+
+
+_MoviePageRequired = TypedDict("_MoviePageRequired", {
     "page": int,
     "totalPages": int,
     "totalResults": int,
@@ -139,9 +145,14 @@ MoviePage = TypedDict("MoviePage", {
     "fetchedAt": "Timestamp",
     "stale": bool,
 })
+_MoviePageOptional = TypedDict("_MoviePageOptional", {"dates": "MoviePageDates", "complete": bool}, total=False)
 
 
-MovieDetails = TypedDict("MovieDetails", {
+class MoviePage(_MoviePageRequired, _MoviePageOptional):
+    """``MoviePage``"""
+
+
+_MovieDetailsRequired = TypedDict("_MovieDetailsRequired", {
     "id": int,
     "title": str,
     "originalTitle": str,
@@ -171,6 +182,17 @@ MovieDetails = TypedDict("MovieDetails", {
     "fetchedAt": "Timestamp",
     "stale": bool,
 })
+_MovieDetailsOptional = TypedDict("_MovieDetailsOptional", {
+    "credits": "Credits",
+    "videos": List["Video"],
+    "watchProviders": Dict[str, "WatchOptions"],
+    "certification": Optional[str],
+    "externalIds": "ExternalIds",
+}, total=False)
+
+
+class MovieDetails(_MovieDetailsRequired, _MovieDetailsOptional):
+    """``MovieDetails``"""
 
 
 # The newest TMDB record, without image fields. Usually near-empty.
@@ -202,7 +224,8 @@ GenreList = TypedDict("GenreList", {
 })
 
 
-# When given, $/progress notifications {token, value: {done, total, message}} are sent while the request runs.
+# When given, $/progress notifications {token, value: {done, total, message}} are sent while the request runs. A
+# string token is at most 256 bytes (it is echoed in every notification).
 ProgressToken: TypeAlias = Union[int, str]
 
 
@@ -313,6 +336,215 @@ class MCPInitializeResult(_MCPInitializeResultRequired, _MCPInitializeResultOpti
     clientInfo."""
 
 
+# YYYY-MM-DD, a real calendar date.
+Date: TypeAlias = str
+
+
+DiscoverSortBy: TypeAlias = Literal["original_title.asc", "original_title.desc", "popularity.asc", "popularity.desc", "revenue.asc", "revenue.desc", "primary_release_date.asc", "primary_release_date.desc", "title.asc", "title.desc", "vote_average.asc", "vote_average.desc", "vote_count.asc", "vote_count.desc"]
+
+
+# releaseDates is answered as certification (for region).
+DetailsPart: TypeAlias = Literal["credits", "videos", "watchProviders", "releaseDates", "externalIds"]
+
+
+CastCredit = TypedDict("CastCredit", {
+    "personId": int,
+    "name": str,
+    "character": str,
+    "order": int,
+    "profilePath": Optional[str],
+    "profileUrl": Optional[str],
+})
+
+
+CrewCredit = TypedDict("CrewCredit", {
+    "personId": int,
+    "name": str,
+    "job": str,
+    "department": str,
+    "profilePath": Optional[str],
+    "profileUrl": Optional[str],
+})
+
+
+Credits = TypedDict("Credits", {"cast": List["CastCredit"], "crew": List["CrewCredit"]})
+
+
+MovieCredits = TypedDict("MovieCredits", {
+    "movieId": int,
+    "cast": List["CastCredit"],
+    "crew": List["CrewCredit"],
+    "source": "Source",
+    "fetchedAt": "Timestamp",
+    "stale": bool,
+})
+
+
+Video = TypedDict("Video", {
+    "name": str,
+    "site": str,
+    "key": str,
+    "type": str,
+    "official": bool,
+    "publishedAt": str,
+    "url": Optional[str],
+})
+
+
+MovieVideos = TypedDict("MovieVideos", {
+    "movieId": int,
+    "videos": List["Video"],
+    "source": "Source",
+    "fetchedAt": "Timestamp",
+    "stale": bool,
+})
+
+
+WatchProvider = TypedDict("WatchProvider", {"providerId": int, "name": str, "logoUrl": Optional[str]})
+
+
+# One country's offers (JustWatch data, through TMDB); each list empty when there is none.
+WatchOptions = TypedDict("WatchOptions", {
+    "link": str,
+    "flatrate": List["WatchProvider"],
+    "rent": List["WatchProvider"],
+    "buy": List["WatchProvider"],
+    "free": List["WatchProvider"],
+    "ads": List["WatchProvider"],
+})
+
+
+WatchProviders = TypedDict("WatchProviders", {
+    "movieId": int,
+    "region": "Region",
+    "link": str,
+    "flatrate": List["WatchProvider"],
+    "rent": List["WatchProvider"],
+    "buy": List["WatchProvider"],
+    "free": List["WatchProvider"],
+    "ads": List["WatchProvider"],
+    "source": "Source",
+    "fetchedAt": "Timestamp",
+    "stale": bool,
+})
+
+
+ExternalIds = TypedDict("ExternalIds", {
+    "imdbId": Optional[str],
+    "wikidataId": Optional[str],
+    "facebookId": Optional[str],
+    "instagramId": Optional[str],
+    "twitterId": Optional[str],
+})
+
+
+FoundMovie = TypedDict("FoundMovie", {
+    "id": int,
+    "title": str,
+    "originalTitle": str,
+    "overview": str,
+    "releaseDate": str,
+    "genreIds": List[int],
+    "voteAverage": float,
+    "voteCount": int,
+    "popularity": float,
+    "adult": bool,
+    "originalLanguage": str,
+    "posterPath": Optional[str],
+    "posterUrl": Optional[str],
+    "backdropPath": Optional[str],
+    "backdropUrl": Optional[str],
+    "source": "Source",
+    "fetchedAt": "Timestamp",
+    "stale": bool,
+})
+
+
+PersonSummary = TypedDict("PersonSummary", {
+    "id": int,
+    "name": str,
+    "knownForDepartment": str,
+    "profilePath": Optional[str],
+    "profileUrl": Optional[str],
+    "popularity": float,
+})
+
+
+PersonPage = TypedDict("PersonPage", {
+    "page": int,
+    "totalPages": int,
+    "totalResults": int,
+    "results": List["PersonSummary"],
+    "source": "Source",
+    "fetchedAt": "Timestamp",
+    "stale": bool,
+})
+
+
+PersonDetailsMoviesCastItem = TypedDict("PersonDetailsMoviesCastItem", {
+    "id": int,
+    "title": str,
+    "originalTitle": str,
+    "overview": str,
+    "releaseDate": str,
+    "genreIds": List[int],
+    "voteAverage": float,
+    "voteCount": int,
+    "popularity": float,
+    "adult": bool,
+    "originalLanguage": str,
+    "posterPath": Optional[str],
+    "posterUrl": Optional[str],
+    "backdropPath": Optional[str],
+    "backdropUrl": Optional[str],
+    "character": str,
+})
+
+
+PersonDetailsMoviesCrewItem = TypedDict("PersonDetailsMoviesCrewItem", {
+    "id": int,
+    "title": str,
+    "originalTitle": str,
+    "overview": str,
+    "releaseDate": str,
+    "genreIds": List[int],
+    "voteAverage": float,
+    "voteCount": int,
+    "popularity": float,
+    "adult": bool,
+    "originalLanguage": str,
+    "posterPath": Optional[str],
+    "posterUrl": Optional[str],
+    "backdropPath": Optional[str],
+    "backdropUrl": Optional[str],
+    "job": str,
+    "department": str,
+})
+
+
+PersonDetailsMovies = TypedDict("PersonDetailsMovies", {
+    "cast": List["PersonDetailsMoviesCastItem"],
+    "crew": List["PersonDetailsMoviesCrewItem"],
+})
+
+
+PersonDetails = TypedDict("PersonDetails", {
+    "id": int,
+    "name": str,
+    "biography": str,
+    "birthday": Optional[str],
+    "deathday": Optional[str],
+    "placeOfBirth": Optional[str],
+    "knownForDepartment": str,
+    "profilePath": Optional[str],
+    "profileUrl": Optional[str],
+    "movies": "PersonDetailsMovies",
+    "source": "Source",
+    "fetchedAt": "Timestamp",
+    "stale": bool,
+})
+
+
 ServerInfoParams = TypedDict("ServerInfoParams", {})
 ServerInfoParams.__doc__ = "``server.info`` takes no params."
 
@@ -387,6 +619,8 @@ MoviesLatestParams = TypedDict("MoviesLatestParams", {
 _MoviesDetailsParamsRequired = TypedDict("_MoviesDetailsParamsRequired", {"movieId": int})
 _MoviesDetailsParamsOptional = TypedDict("_MoviesDetailsParamsOptional", {
     "language": "Language",
+    "include": List["DetailsPart"],
+    "region": "Region",
     "posterSize": "PosterSize",
     "backdropSize": "BackdropSize",
     "cachePolicy": "CachePolicy",
@@ -419,6 +653,9 @@ ImagesFetchResult = TypedDict("ImagesFetchResult", {
 # Params of ``catalog.sync``.
 CatalogSyncParams = TypedDict("CatalogSyncParams", {
     "popularPages": int,
+    "trending": int,
+    "topRated": int,
+    "details": bool,
     "genres": Union[List[int], Literal["all"]],
     "language": "Language",
     "progressToken": "ProgressToken",
@@ -439,7 +676,9 @@ CatalogSyncResult = TypedDict("CatalogSyncResult", {
     "genres": int,
     "pages": int,
     "movies": int,
+    "details": int,
     "failures": List["CatalogSyncResultFailuresItem"],
+    "failuresOmitted": int,
     "source": "Source",
 })
 
@@ -610,6 +849,193 @@ HintsListParams.__doc__ = "``hints.list`` takes no params."
 HintsListResult = TypedDict("HintsListResult", {"hints": List["Hint"]})
 
 
+_MoviesSearchParamsRequired = TypedDict("_MoviesSearchParamsRequired", {"query": str})
+_MoviesSearchParamsOptional = TypedDict("_MoviesSearchParamsOptional", {
+    "page": "Page",
+    "year": int,
+    "primaryReleaseYear": int,
+    "language": "Language",
+    "region": "Region",
+    "includeAdult": bool,
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesSearchParams(_MoviesSearchParamsRequired, _MoviesSearchParamsOptional):
+    """Params of ``movies.search``."""
+
+
+# Params of ``movies.trending``.
+MoviesTrendingParams = TypedDict("MoviesTrendingParams", {
+    "window": Literal["day", "week"],
+    "page": "Page",
+    "language": "Language",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+# Params of ``movies.topRated``.
+MoviesTopRatedParams = TypedDict("MoviesTopRatedParams", {
+    "page": "Page",
+    "language": "Language",
+    "region": "Region",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+# Params of ``movies.nowPlaying``.
+MoviesNowPlayingParams = TypedDict("MoviesNowPlayingParams", {
+    "page": "Page",
+    "language": "Language",
+    "region": "Region",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+# Params of ``movies.upcoming``.
+MoviesUpcomingParams = TypedDict("MoviesUpcomingParams", {
+    "page": "Page",
+    "language": "Language",
+    "region": "Region",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+# Params of ``movies.discover``.
+MoviesDiscoverParams = TypedDict("MoviesDiscoverParams", {
+    "genreIds": List[int],
+    "genreMatch": Literal["all", "any"],
+    "withoutGenreIds": List[int],
+    "year": int,
+    "releasedFrom": "Date",
+    "releasedTo": "Date",
+    "minRating": float,
+    "minVotes": int,
+    "minRuntime": int,
+    "maxRuntime": int,
+    "originalLanguage": str,
+    "sortBy": "DiscoverSortBy",
+    "watchProviderIds": List[int],
+    "watchRegion": "Region",
+    "certification": str,
+    "certificationCountry": "Region",
+    "page": "Page",
+    "language": "Language",
+    "region": "Region",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+_MoviesCreditsParamsRequired = TypedDict("_MoviesCreditsParamsRequired", {"movieId": int})
+_MoviesCreditsParamsOptional = TypedDict("_MoviesCreditsParamsOptional", {
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesCreditsParams(_MoviesCreditsParamsRequired, _MoviesCreditsParamsOptional):
+    """Params of ``movies.credits``."""
+
+
+_MoviesVideosParamsRequired = TypedDict("_MoviesVideosParamsRequired", {"movieId": int})
+_MoviesVideosParamsOptional = TypedDict("_MoviesVideosParamsOptional", {
+    "language": "Language",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesVideosParams(_MoviesVideosParamsRequired, _MoviesVideosParamsOptional):
+    """Params of ``movies.videos``."""
+
+
+_MoviesWatchProvidersParamsRequired = TypedDict("_MoviesWatchProvidersParamsRequired", {
+    "movieId": int,
+    "region": "Region",
+})
+_MoviesWatchProvidersParamsOptional = TypedDict("_MoviesWatchProvidersParamsOptional", {
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesWatchProvidersParams(_MoviesWatchProvidersParamsRequired, _MoviesWatchProvidersParamsOptional):
+    """Params of ``movies.watchProviders``."""
+
+
+_MoviesRecommendationsParamsRequired = TypedDict("_MoviesRecommendationsParamsRequired", {"movieId": int})
+_MoviesRecommendationsParamsOptional = TypedDict("_MoviesRecommendationsParamsOptional", {
+    "page": "Page",
+    "language": "Language",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesRecommendationsParams(_MoviesRecommendationsParamsRequired, _MoviesRecommendationsParamsOptional):
+    """Params of ``movies.recommendations``."""
+
+
+_MoviesSimilarParamsRequired = TypedDict("_MoviesSimilarParamsRequired", {"movieId": int})
+_MoviesSimilarParamsOptional = TypedDict("_MoviesSimilarParamsOptional", {
+    "page": "Page",
+    "language": "Language",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesSimilarParams(_MoviesSimilarParamsRequired, _MoviesSimilarParamsOptional):
+    """Params of ``movies.similar``."""
+
+
+_MoviesFindParamsRequired = TypedDict("_MoviesFindParamsRequired", {"imdbId": str})
+_MoviesFindParamsOptional = TypedDict("_MoviesFindParamsOptional", {
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class MoviesFindParams(_MoviesFindParamsRequired, _MoviesFindParamsOptional):
+    """Params of ``movies.find``."""
+
+
+_PeopleSearchParamsRequired = TypedDict("_PeopleSearchParamsRequired", {"query": str})
+_PeopleSearchParamsOptional = TypedDict("_PeopleSearchParamsOptional", {
+    "page": "Page",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class PeopleSearchParams(_PeopleSearchParamsRequired, _PeopleSearchParamsOptional):
+    """Params of ``people.search``."""
+
+
+_PeopleDetailsParamsRequired = TypedDict("_PeopleDetailsParamsRequired", {"personId": int})
+_PeopleDetailsParamsOptional = TypedDict("_PeopleDetailsParamsOptional", {
+    "language": "Language",
+    "posterSize": "PosterSize",
+    "backdropSize": "BackdropSize",
+    "cachePolicy": "CachePolicy",
+}, total=False)
+
+
+class PeopleDetailsParams(_PeopleDetailsParamsRequired, _PeopleDetailsParamsOptional):
+    """Params of ``people.details``."""
+
+
 class Methods:
     """One blocking helper per method of the document."""
 
@@ -758,20 +1184,28 @@ class Methods:
         self,
         movie_id: int,
         language: Optional[Language] = None,
+        include: Optional[List[DetailsPart]] = None,
+        region: Optional[Region] = None,
         poster_size: Optional[PosterSize] = None,
         backdrop_size: Optional[BackdropSize] = None,
         cache_policy: Optional[CachePolicy] = None,
     ) -> MovieDetails:
         """``movies.details``: Full details of one movie: the summary fields plus tagline, runtime, status,
-        genres, homepage, imdbId, budget, revenue, spoken languages, production companies.
+        genres, homepage, imdbId, budget, revenue, spoken languages, production companies; with include, also
+        credits, videos, watch providers, certification and external ids, fetched in one TMDB request.
 
-        Params (Python name -> wire name): movie_id -> movieId, language -> language, poster_size ->
-        posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        Params (Python name -> wire name): movie_id -> movieId, language -> language, include -> include,
+        region -> region, poster_size -> posterSize, backdrop_size -> backdropSize, cache_policy ->
+        cachePolicy.
         """
         wire: Dict[str, Any] = {}
         wire["movieId"] = movie_id
         if language is not None:
             wire["language"] = language
+        if include is not None:
+            wire["include"] = include
+        if region is not None:
+            wire["region"] = region
         if poster_size is not None:
             wire["posterSize"] = poster_size
         if backdrop_size is not None:
@@ -803,19 +1237,30 @@ class Methods:
     def catalog_sync(
         self,
         popular_pages: Optional[int] = None,
+        trending: Optional[int] = None,
+        top_rated: Optional[int] = None,
+        details: Optional[bool] = None,
         genres: Optional[Union[List[int], Literal["all"]]] = None,
         language: Optional[Language] = None,
         progress_token: Optional[ProgressToken] = None,
     ) -> CatalogSyncResult:
-        """``catalog.sync``: Prefetches the genres, the first N popular pages and each chosen genre's first page
-        so the catalog works offline later. Cancellable with $/cancelRequest.
+        """``catalog.sync``: Prefetches the genres, the first N popular, trending and top rated pages, each
+        chosen genre's first page and, with details, every saved movie's details with credits and videos, so
+        the catalog works offline later. Requests are paced within TMDB's rate limit (about 40 a second) and a
+        429 holds them all back for its Retry-After. Cancellable with $/cancelRequest.
 
-        Params (Python name -> wire name): popular_pages -> popularPages, genres -> genres, language ->
-        language, progress_token -> progressToken.
+        Params (Python name -> wire name): popular_pages -> popularPages, trending -> trending, top_rated ->
+        topRated, details -> details, genres -> genres, language -> language, progress_token -> progressToken.
         """
         wire: Dict[str, Any] = {}
         if popular_pages is not None:
             wire["popularPages"] = popular_pages
+        if trending is not None:
+            wire["trending"] = trending
+        if top_rated is not None:
+            wire["topRated"] = top_rated
+        if details is not None:
+            wire["details"] = details
         if genres is not None:
             wire["genres"] = genres
         if language is not None:
@@ -1109,6 +1554,421 @@ class Methods:
         wire = None
         return cast("HintsListResult", self._call_method("hints.list", wire))
 
+    def movies_search(
+        self,
+        query: str,
+        page: Optional[Page] = None,
+        year: Optional[int] = None,
+        primary_release_year: Optional[int] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        include_adult: Optional[bool] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.search``: Movies whose title matches a query (TMDB /search/movie); offline, the local index
+        of stored movies answers.
+
+        Params (Python name -> wire name): query -> query, page -> page, year -> year, primary_release_year ->
+        primaryReleaseYear, language -> language, region -> region, include_adult -> includeAdult, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["query"] = query
+        if page is not None:
+            wire["page"] = page
+        if year is not None:
+            wire["year"] = year
+        if primary_release_year is not None:
+            wire["primaryReleaseYear"] = primary_release_year
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if include_adult is not None:
+            wire["includeAdult"] = include_adult
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.search", wire))
+
+    def movies_trending(
+        self,
+        window: Optional[Literal["day", "week"]] = None,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.trending``: Movies trending today or this week (TMDB /trending/movie/{window}).
+
+        Params (Python name -> wire name): window -> window, page -> page, language -> language, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if window is not None:
+            wire["window"] = window
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.trending", wire))
+
+    def movies_top_rated(
+        self,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.topRated``: The best rated movies (TMDB /movie/top_rated).
+
+        Params (Python name -> wire name): page -> page, language -> language, region -> region, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.topRated", wire))
+
+    def movies_now_playing(
+        self,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.nowPlaying``: Movies now in theatres (TMDB /movie/now_playing), with the release dates
+        covered as dates.
+
+        Params (Python name -> wire name): page -> page, language -> language, region -> region, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.nowPlaying", wire))
+
+    def movies_upcoming(
+        self,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.upcoming``: Movies soon in theatres (TMDB /movie/upcoming), with the release dates covered as
+        dates.
+
+        Params (Python name -> wire name): page -> page, language -> language, region -> region, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.upcoming", wire))
+
+    def movies_discover(
+        self,
+        genre_ids: Optional[List[int]] = None,
+        genre_match: Optional[Literal["all", "any"]] = None,
+        without_genre_ids: Optional[List[int]] = None,
+        year: Optional[int] = None,
+        released_from: Optional[Date] = None,
+        released_to: Optional[Date] = None,
+        min_rating: Optional[float] = None,
+        min_votes: Optional[int] = None,
+        min_runtime: Optional[int] = None,
+        max_runtime: Optional[int] = None,
+        original_language: Optional[str] = None,
+        sort_by: Optional[DiscoverSortBy] = None,
+        watch_provider_ids: Optional[List[int]] = None,
+        watch_region: Optional[Region] = None,
+        certification: Optional[str] = None,
+        certification_country: Optional[Region] = None,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.discover``: Movies by filters: genres, years, dates, rating, votes, runtime, language,
+        certification, streaming service (TMDB /discover/movie).
+
+        Params (Python name -> wire name): genre_ids -> genreIds, genre_match -> genreMatch, without_genre_ids
+        -> withoutGenreIds, year -> year, released_from -> releasedFrom, released_to -> releasedTo, min_rating
+        -> minRating, min_votes -> minVotes, min_runtime -> minRuntime, max_runtime -> maxRuntime,
+        original_language -> originalLanguage, sort_by -> sortBy, watch_provider_ids -> watchProviderIds,
+        watch_region -> watchRegion, certification -> certification, certification_country ->
+        certificationCountry, page -> page, language -> language, region -> region, poster_size -> posterSize,
+        backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if genre_ids is not None:
+            wire["genreIds"] = genre_ids
+        if genre_match is not None:
+            wire["genreMatch"] = genre_match
+        if without_genre_ids is not None:
+            wire["withoutGenreIds"] = without_genre_ids
+        if year is not None:
+            wire["year"] = year
+        if released_from is not None:
+            wire["releasedFrom"] = released_from
+        if released_to is not None:
+            wire["releasedTo"] = released_to
+        if min_rating is not None:
+            wire["minRating"] = min_rating
+        if min_votes is not None:
+            wire["minVotes"] = min_votes
+        if min_runtime is not None:
+            wire["minRuntime"] = min_runtime
+        if max_runtime is not None:
+            wire["maxRuntime"] = max_runtime
+        if original_language is not None:
+            wire["originalLanguage"] = original_language
+        if sort_by is not None:
+            wire["sortBy"] = sort_by
+        if watch_provider_ids is not None:
+            wire["watchProviderIds"] = watch_provider_ids
+        if watch_region is not None:
+            wire["watchRegion"] = watch_region
+        if certification is not None:
+            wire["certification"] = certification
+        if certification_country is not None:
+            wire["certificationCountry"] = certification_country
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.discover", wire))
+
+    def movies_credits(self, movie_id: int, cache_policy: Optional[CachePolicy] = None) -> MovieCredits:
+        """``movies.credits``: A movie's cast (in billing order) and crew (TMDB /movie/{id}/credits).
+
+        Params (Python name -> wire name): movie_id -> movieId, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MovieCredits", self._call_method("movies.credits", wire))
+
+    def movies_videos(
+        self,
+        movie_id: int,
+        language: Optional[Language] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MovieVideos:
+        """``movies.videos``: A movie's trailers, teasers and clips, trailers first, with a watch URL for YouTube
+        and Vimeo (TMDB /movie/{id}/videos).
+
+        Params (Python name -> wire name): movie_id -> movieId, language -> language, cache_policy ->
+        cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if language is not None:
+            wire["language"] = language
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MovieVideos", self._call_method("movies.videos", wire))
+
+    def movies_watch_providers(
+        self,
+        movie_id: int,
+        region: Region,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> WatchProviders:
+        """``movies.watchProviders``: Where a movie streams, rents, sells or airs free in one country (JustWatch
+        data, through TMDB /movie/{id}/watch/providers).
+
+        Params (Python name -> wire name): movie_id -> movieId, region -> region, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        wire["region"] = region
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("WatchProviders", self._call_method("movies.watchProviders", wire))
+
+    def movies_recommendations(
+        self,
+        movie_id: int,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.recommendations``: Movies that viewers of one movie also liked (TMDB
+        /movie/{id}/recommendations).
+
+        Params (Python name -> wire name): movie_id -> movieId, page -> page, language -> language,
+        poster_size -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.recommendations", wire))
+
+    def movies_similar(
+        self,
+        movie_id: int,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.similar``: Movies similar to one movie by genres and keywords (TMDB /movie/{id}/similar).
+
+        Params (Python name -> wire name): movie_id -> movieId, page -> page, language -> language,
+        poster_size -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", self._call_method("movies.similar", wire))
+
+    def movies_find(
+        self,
+        imdb_id: str,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> FoundMovie:
+        """``movies.find``: The movie an IMDb id names (TMDB /find/{id}?external_source=imdb_id).
+
+        Params (Python name -> wire name): imdb_id -> imdbId, poster_size -> posterSize, backdrop_size ->
+        backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["imdbId"] = imdb_id
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("FoundMovie", self._call_method("movies.find", wire))
+
+    def people_search(
+        self,
+        query: str,
+        page: Optional[Page] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> PersonPage:
+        """``people.search``: People (actors, directors, …) by name (TMDB /search/person).
+
+        Params (Python name -> wire name): query -> query, page -> page, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["query"] = query
+        if page is not None:
+            wire["page"] = page
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("PersonPage", self._call_method("people.search", wire))
+
+    def people_details(
+        self,
+        person_id: int,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> PersonDetails:
+        """``people.details``: A person's biography and filmography, newest first, from one TMDB request
+        (/person/{id}?append_to_response=movie_credits).
+
+        Params (Python name -> wire name): person_id -> personId, language -> language, poster_size ->
+        posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["personId"] = person_id
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("PersonDetails", self._call_method("people.details", wire))
+
 
 class AsyncMethods:
     """One coroutine helper per method of the document."""
@@ -1258,20 +2118,28 @@ class AsyncMethods:
         self,
         movie_id: int,
         language: Optional[Language] = None,
+        include: Optional[List[DetailsPart]] = None,
+        region: Optional[Region] = None,
         poster_size: Optional[PosterSize] = None,
         backdrop_size: Optional[BackdropSize] = None,
         cache_policy: Optional[CachePolicy] = None,
     ) -> MovieDetails:
         """``movies.details``: Full details of one movie: the summary fields plus tagline, runtime, status,
-        genres, homepage, imdbId, budget, revenue, spoken languages, production companies.
+        genres, homepage, imdbId, budget, revenue, spoken languages, production companies; with include, also
+        credits, videos, watch providers, certification and external ids, fetched in one TMDB request.
 
-        Params (Python name -> wire name): movie_id -> movieId, language -> language, poster_size ->
-        posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        Params (Python name -> wire name): movie_id -> movieId, language -> language, include -> include,
+        region -> region, poster_size -> posterSize, backdrop_size -> backdropSize, cache_policy ->
+        cachePolicy.
         """
         wire: Dict[str, Any] = {}
         wire["movieId"] = movie_id
         if language is not None:
             wire["language"] = language
+        if include is not None:
+            wire["include"] = include
+        if region is not None:
+            wire["region"] = region
         if poster_size is not None:
             wire["posterSize"] = poster_size
         if backdrop_size is not None:
@@ -1303,19 +2171,30 @@ class AsyncMethods:
     async def catalog_sync(
         self,
         popular_pages: Optional[int] = None,
+        trending: Optional[int] = None,
+        top_rated: Optional[int] = None,
+        details: Optional[bool] = None,
         genres: Optional[Union[List[int], Literal["all"]]] = None,
         language: Optional[Language] = None,
         progress_token: Optional[ProgressToken] = None,
     ) -> CatalogSyncResult:
-        """``catalog.sync``: Prefetches the genres, the first N popular pages and each chosen genre's first page
-        so the catalog works offline later. Cancellable with $/cancelRequest.
+        """``catalog.sync``: Prefetches the genres, the first N popular, trending and top rated pages, each
+        chosen genre's first page and, with details, every saved movie's details with credits and videos, so
+        the catalog works offline later. Requests are paced within TMDB's rate limit (about 40 a second) and a
+        429 holds them all back for its Retry-After. Cancellable with $/cancelRequest.
 
-        Params (Python name -> wire name): popular_pages -> popularPages, genres -> genres, language ->
-        language, progress_token -> progressToken.
+        Params (Python name -> wire name): popular_pages -> popularPages, trending -> trending, top_rated ->
+        topRated, details -> details, genres -> genres, language -> language, progress_token -> progressToken.
         """
         wire: Dict[str, Any] = {}
         if popular_pages is not None:
             wire["popularPages"] = popular_pages
+        if trending is not None:
+            wire["trending"] = trending
+        if top_rated is not None:
+            wire["topRated"] = top_rated
+        if details is not None:
+            wire["details"] = details
         if genres is not None:
             wire["genres"] = genres
         if language is not None:
@@ -1609,6 +2488,421 @@ class AsyncMethods:
         wire = None
         return cast("HintsListResult", await self._call_method("hints.list", wire))
 
+    async def movies_search(
+        self,
+        query: str,
+        page: Optional[Page] = None,
+        year: Optional[int] = None,
+        primary_release_year: Optional[int] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        include_adult: Optional[bool] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.search``: Movies whose title matches a query (TMDB /search/movie); offline, the local index
+        of stored movies answers.
+
+        Params (Python name -> wire name): query -> query, page -> page, year -> year, primary_release_year ->
+        primaryReleaseYear, language -> language, region -> region, include_adult -> includeAdult, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["query"] = query
+        if page is not None:
+            wire["page"] = page
+        if year is not None:
+            wire["year"] = year
+        if primary_release_year is not None:
+            wire["primaryReleaseYear"] = primary_release_year
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if include_adult is not None:
+            wire["includeAdult"] = include_adult
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.search", wire))
+
+    async def movies_trending(
+        self,
+        window: Optional[Literal["day", "week"]] = None,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.trending``: Movies trending today or this week (TMDB /trending/movie/{window}).
+
+        Params (Python name -> wire name): window -> window, page -> page, language -> language, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if window is not None:
+            wire["window"] = window
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.trending", wire))
+
+    async def movies_top_rated(
+        self,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.topRated``: The best rated movies (TMDB /movie/top_rated).
+
+        Params (Python name -> wire name): page -> page, language -> language, region -> region, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.topRated", wire))
+
+    async def movies_now_playing(
+        self,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.nowPlaying``: Movies now in theatres (TMDB /movie/now_playing), with the release dates
+        covered as dates.
+
+        Params (Python name -> wire name): page -> page, language -> language, region -> region, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.nowPlaying", wire))
+
+    async def movies_upcoming(
+        self,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.upcoming``: Movies soon in theatres (TMDB /movie/upcoming), with the release dates covered as
+        dates.
+
+        Params (Python name -> wire name): page -> page, language -> language, region -> region, poster_size
+        -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.upcoming", wire))
+
+    async def movies_discover(
+        self,
+        genre_ids: Optional[List[int]] = None,
+        genre_match: Optional[Literal["all", "any"]] = None,
+        without_genre_ids: Optional[List[int]] = None,
+        year: Optional[int] = None,
+        released_from: Optional[Date] = None,
+        released_to: Optional[Date] = None,
+        min_rating: Optional[float] = None,
+        min_votes: Optional[int] = None,
+        min_runtime: Optional[int] = None,
+        max_runtime: Optional[int] = None,
+        original_language: Optional[str] = None,
+        sort_by: Optional[DiscoverSortBy] = None,
+        watch_provider_ids: Optional[List[int]] = None,
+        watch_region: Optional[Region] = None,
+        certification: Optional[str] = None,
+        certification_country: Optional[Region] = None,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        region: Optional[Region] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.discover``: Movies by filters: genres, years, dates, rating, votes, runtime, language,
+        certification, streaming service (TMDB /discover/movie).
+
+        Params (Python name -> wire name): genre_ids -> genreIds, genre_match -> genreMatch, without_genre_ids
+        -> withoutGenreIds, year -> year, released_from -> releasedFrom, released_to -> releasedTo, min_rating
+        -> minRating, min_votes -> minVotes, min_runtime -> minRuntime, max_runtime -> maxRuntime,
+        original_language -> originalLanguage, sort_by -> sortBy, watch_provider_ids -> watchProviderIds,
+        watch_region -> watchRegion, certification -> certification, certification_country ->
+        certificationCountry, page -> page, language -> language, region -> region, poster_size -> posterSize,
+        backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        if genre_ids is not None:
+            wire["genreIds"] = genre_ids
+        if genre_match is not None:
+            wire["genreMatch"] = genre_match
+        if without_genre_ids is not None:
+            wire["withoutGenreIds"] = without_genre_ids
+        if year is not None:
+            wire["year"] = year
+        if released_from is not None:
+            wire["releasedFrom"] = released_from
+        if released_to is not None:
+            wire["releasedTo"] = released_to
+        if min_rating is not None:
+            wire["minRating"] = min_rating
+        if min_votes is not None:
+            wire["minVotes"] = min_votes
+        if min_runtime is not None:
+            wire["minRuntime"] = min_runtime
+        if max_runtime is not None:
+            wire["maxRuntime"] = max_runtime
+        if original_language is not None:
+            wire["originalLanguage"] = original_language
+        if sort_by is not None:
+            wire["sortBy"] = sort_by
+        if watch_provider_ids is not None:
+            wire["watchProviderIds"] = watch_provider_ids
+        if watch_region is not None:
+            wire["watchRegion"] = watch_region
+        if certification is not None:
+            wire["certification"] = certification
+        if certification_country is not None:
+            wire["certificationCountry"] = certification_country
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if region is not None:
+            wire["region"] = region
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.discover", wire))
+
+    async def movies_credits(self, movie_id: int, cache_policy: Optional[CachePolicy] = None) -> MovieCredits:
+        """``movies.credits``: A movie's cast (in billing order) and crew (TMDB /movie/{id}/credits).
+
+        Params (Python name -> wire name): movie_id -> movieId, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MovieCredits", await self._call_method("movies.credits", wire))
+
+    async def movies_videos(
+        self,
+        movie_id: int,
+        language: Optional[Language] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MovieVideos:
+        """``movies.videos``: A movie's trailers, teasers and clips, trailers first, with a watch URL for YouTube
+        and Vimeo (TMDB /movie/{id}/videos).
+
+        Params (Python name -> wire name): movie_id -> movieId, language -> language, cache_policy ->
+        cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if language is not None:
+            wire["language"] = language
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MovieVideos", await self._call_method("movies.videos", wire))
+
+    async def movies_watch_providers(
+        self,
+        movie_id: int,
+        region: Region,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> WatchProviders:
+        """``movies.watchProviders``: Where a movie streams, rents, sells or airs free in one country (JustWatch
+        data, through TMDB /movie/{id}/watch/providers).
+
+        Params (Python name -> wire name): movie_id -> movieId, region -> region, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        wire["region"] = region
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("WatchProviders", await self._call_method("movies.watchProviders", wire))
+
+    async def movies_recommendations(
+        self,
+        movie_id: int,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.recommendations``: Movies that viewers of one movie also liked (TMDB
+        /movie/{id}/recommendations).
+
+        Params (Python name -> wire name): movie_id -> movieId, page -> page, language -> language,
+        poster_size -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.recommendations", wire))
+
+    async def movies_similar(
+        self,
+        movie_id: int,
+        page: Optional[Page] = None,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> MoviePage:
+        """``movies.similar``: Movies similar to one movie by genres and keywords (TMDB /movie/{id}/similar).
+
+        Params (Python name -> wire name): movie_id -> movieId, page -> page, language -> language,
+        poster_size -> posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["movieId"] = movie_id
+        if page is not None:
+            wire["page"] = page
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("MoviePage", await self._call_method("movies.similar", wire))
+
+    async def movies_find(
+        self,
+        imdb_id: str,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> FoundMovie:
+        """``movies.find``: The movie an IMDb id names (TMDB /find/{id}?external_source=imdb_id).
+
+        Params (Python name -> wire name): imdb_id -> imdbId, poster_size -> posterSize, backdrop_size ->
+        backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["imdbId"] = imdb_id
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("FoundMovie", await self._call_method("movies.find", wire))
+
+    async def people_search(
+        self,
+        query: str,
+        page: Optional[Page] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> PersonPage:
+        """``people.search``: People (actors, directors, …) by name (TMDB /search/person).
+
+        Params (Python name -> wire name): query -> query, page -> page, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["query"] = query
+        if page is not None:
+            wire["page"] = page
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("PersonPage", await self._call_method("people.search", wire))
+
+    async def people_details(
+        self,
+        person_id: int,
+        language: Optional[Language] = None,
+        poster_size: Optional[PosterSize] = None,
+        backdrop_size: Optional[BackdropSize] = None,
+        cache_policy: Optional[CachePolicy] = None,
+    ) -> PersonDetails:
+        """``people.details``: A person's biography and filmography, newest first, from one TMDB request
+        (/person/{id}?append_to_response=movie_credits).
+
+        Params (Python name -> wire name): person_id -> personId, language -> language, poster_size ->
+        posterSize, backdrop_size -> backdropSize, cache_policy -> cachePolicy.
+        """
+        wire: Dict[str, Any] = {}
+        wire["personId"] = person_id
+        if language is not None:
+            wire["language"] = language
+        if poster_size is not None:
+            wire["posterSize"] = poster_size
+        if backdrop_size is not None:
+            wire["backdropSize"] = backdrop_size
+        if cache_policy is not None:
+            wire["cachePolicy"] = cache_policy
+        return cast("PersonDetails", await self._call_method("people.details", wire))
+
 
 METHOD_NAMES: List[str] = [
     "server.info",
@@ -1640,6 +2934,20 @@ METHOD_NAMES: List[str] = [
     "events.delete",
     "events.stats",
     "hints.list",
+    "movies.search",
+    "movies.trending",
+    "movies.topRated",
+    "movies.nowPlaying",
+    "movies.upcoming",
+    "movies.discover",
+    "movies.credits",
+    "movies.videos",
+    "movies.watchProviders",
+    "movies.recommendations",
+    "movies.similar",
+    "movies.find",
+    "people.search",
+    "people.details",
 ]
 
 __all__ = [
@@ -1658,9 +2966,15 @@ __all__ = [
     "AuthValidateResult",
     "BackdropSize",
     "CachePolicy",
+    "CastCredit",
     "CatalogSyncParams",
     "CatalogSyncResult",
     "CatalogSyncResultFailuresItem",
+    "Credits",
+    "CrewCredit",
+    "Date",
+    "DetailsPart",
+    "DiscoverSortBy",
     "ErrorCode",
     "Event",
     "EventCursor",
@@ -1678,6 +2992,7 @@ __all__ = [
     "EventsStatsParams",
     "EventsStatsResult",
     "EventsStatsResultCountsItem",
+    "ExternalIds",
     "Favorite",
     "FavoritesAddParams",
     "FavoritesContainsParams",
@@ -1690,6 +3005,7 @@ __all__ = [
     "FavoritesRemoveParams",
     "FavoritesRemoveResult",
     "FieldProblem",
+    "FoundMovie",
     "Genre",
     "GenreList",
     "GenresListParams",
@@ -1710,14 +3026,37 @@ __all__ = [
     "MCPInitializeResultCapabilities",
     "MCPInitializeResultServerInfo",
     "Methods",
+    "MovieCredits",
     "MovieDetails",
     "MoviePage",
+    "MoviePageDates",
     "MovieSummary",
+    "MovieVideos",
     "MoviesByGenreParams",
+    "MoviesCreditsParams",
     "MoviesDetailsParams",
+    "MoviesDiscoverParams",
+    "MoviesFindParams",
     "MoviesLatestParams",
+    "MoviesNowPlayingParams",
     "MoviesPopularParams",
+    "MoviesRecommendationsParams",
+    "MoviesSearchParams",
+    "MoviesSimilarParams",
+    "MoviesTopRatedParams",
+    "MoviesTrendingParams",
+    "MoviesUpcomingParams",
+    "MoviesVideosParams",
+    "MoviesWatchProvidersParams",
     "Page",
+    "PeopleDetailsParams",
+    "PeopleSearchParams",
+    "PersonDetails",
+    "PersonDetailsMovies",
+    "PersonDetailsMoviesCastItem",
+    "PersonDetailsMoviesCrewItem",
+    "PersonPage",
+    "PersonSummary",
     "PosterSize",
     "Profile",
     "ProgressToken",
@@ -1733,5 +3072,9 @@ __all__ = [
     "Source",
     "Timestamp",
     "User",
+    "Video",
+    "WatchOptions",
+    "WatchProvider",
+    "WatchProviders",
     "METHOD_NAMES",
 ]
