@@ -165,7 +165,7 @@ final class SearchHarness: Sendable {
         #expect(expression.terms == (1...SearchExpression.maxTerms).map { "w\($0)" })
         let long = SearchExpression(String(repeating: "a", count: 1000))
         #expect(long?.terms.first?.count == SearchExpression.maxScalars)
-        #expect(SearchExpression("say \"hi\"")?.anywhere == #""say" """hi"""*"#)
+        #expect(SearchExpression("say \"hi\"")?.anywhere == #"{title original_title overview} : ("say" """hi"""*)"#)
         #expect(SearchExpression(" * \" 🎬 ") == nil)
     }
 
@@ -178,6 +178,29 @@ final class SearchHarness: Sendable {
         #expect(try await harness.ids("film", page: 4) == [])
         #expect(try await harness.ids("film", page: 501) == [])
         #expect(try await harness.ids("film", page: Int.max) == [])
+    }
+
+    @Test func pagesRunOnAcrossMatchLevels() async throws {
+        // 25 titles starting with the word, 10 holding it later, 10 with it in the overview only.
+        try await harness.index.index(
+            (1...25).map { SearchHarness.movie($0, "Dune \($0)", popularity: Double($0)) }
+                + (26...35).map { SearchHarness.movie($0, "Return to Dune \($0)", popularity: Double($0) * 10) }
+                + (36...45).map {
+                    SearchHarness.movie($0, "Sand \($0)", overview: "Dunes.", popularity: Double($0) * 100)
+                })
+        let first = try await harness.index.search(LocalSearchQuery(query: "dune"))
+        #expect(first.totalResults == 45 && first.totalPages == 3)
+        #expect(first.results.map(\.id) == Array((6...25).reversed()))
+        #expect(try await harness.ids("dune", page: 2) == Array((1...5).reversed()) + Array((26...35).reversed())
+            + [45, 44, 43, 42, 41])
+        #expect(try await harness.ids("dune", page: 3) == [40, 39, 38, 37, 36])
+    }
+
+    @Test func sqliteHasFTS5() async throws {
+        let options = try await harness.store.database.read { db in
+            try db.query("PRAGMA compile_options").map { try $0.string(0) }
+        }
+        #expect(options.contains("ENABLE_FTS5"))
     }
 
     @Test func theNewestCopyWins() async throws {

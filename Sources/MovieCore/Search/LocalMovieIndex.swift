@@ -12,9 +12,15 @@ import SQLiteStore
 /// 1. the title or the original title starts with the words (`star wars` → `Star Wars`, `Star Wars: …`);
 /// 2. every word is in the title or the original title;
 /// 3. some word is only in the overview.
-/// Within a level the more popular movie comes first (then the lower id, so pages are stable). FTS5's
-/// bm25 is not the first key: it normalises by the length of the whole row, overview included, so it would
-/// order two `Jurassic` titles by the length of their overviews, and popularity would never decide.
+/// Within a level the more popular movie comes first (popularity to the hundredth, then the higher id).
+/// FTS5's bm25 is not the first key: it normalises by the length of the whole row, overview included, so it
+/// would order two `Jurassic` titles by the length of their overviews, and popularity would never decide.
+///
+/// How it stays fast at 100,000 movies (docs/BENCHMARKS.md): each row's FTS5 rowid is its `rank`, the
+/// popularity and id packed in one integer, so FTS5 walks a level's matches most popular first and stops
+/// after the page; the filters are tokens of a `facets` column (`y1994`, `lfr`, `adult`), so FTS5 applies
+/// them on its doclists and no row is read to filter or to sort. Counting stops at `countLimit` (the 500
+/// pages a client can ask for), which bounds the work of a word that is in every overview.
 ///
 /// Rows are kept by movie id; a newer copy of a movie (by the time it was stored) replaces an older one,
 /// and an older copy arriving late is ignored. The catalog cache, favorites and the v1 migration (which
@@ -67,38 +73,37 @@ public struct LocalMovieIndex: Sendable {
     static func createSchema(_ db: SQLiteConnection) throws {
         try db.execute("""
             CREATE TABLE search_movies (
-                id INTEGER PRIMARY KEY NOT NULL,
+                rank INTEGER PRIMARY KEY NOT NULL,
+                id INTEGER NOT NULL UNIQUE,
                 title TEXT NOT NULL,
                 original_title TEXT NOT NULL,
                 overview TEXT NOT NULL,
-                release_year INTEGER,
-                original_language TEXT NOT NULL,
-                adult INTEGER NOT NULL,
-                popularity REAL NOT NULL,
+                facets TEXT NOT NULL,
                 summary BLOB NOT NULL,
                 stored_at REAL NOT NULL
             );
             CREATE VIRTUAL TABLE search_movies_text USING fts5(
-                title, original_title, overview,
-                content = 'search_movies', content_rowid = 'id',
+                title, original_title, overview, facets,
+                content = 'search_movies', content_rowid = 'rank',
                 tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
             );
             CREATE TRIGGER search_movies_text_insert AFTER INSERT ON search_movies BEGIN
-                INSERT INTO search_movies_text(rowid, title, original_title, overview)
-                VALUES (new.id, new.title, new.original_title, new.overview);
+                INSERT INTO search_movies_text(rowid, title, original_title, overview, facets)
+                VALUES (new.rank, new.title, new.original_title, new.overview, new.facets);
             END;
             CREATE TRIGGER search_movies_text_delete AFTER DELETE ON search_movies BEGIN
-                INSERT INTO search_movies_text(search_movies_text, rowid, title, original_title, overview)
-                VALUES ('delete', old.id, old.title, old.original_title, old.overview);
+                INSERT INTO search_movies_text(search_movies_text, rowid, title, original_title, overview, facets)
+                VALUES ('delete', old.rank, old.title, old.original_title, old.overview, old.facets);
             END;
             CREATE TRIGGER search_movies_text_update AFTER UPDATE ON search_movies
-            WHEN old.title IS NOT new.title OR old.original_title IS NOT new.original_title
-                OR old.overview IS NOT new.overview
+            WHEN old.rank IS NOT new.rank OR old.title IS NOT new.title
+                OR old.original_title IS NOT new.original_title OR old.overview IS NOT new.overview
+                OR old.facets IS NOT new.facets
             BEGIN
-                INSERT INTO search_movies_text(search_movies_text, rowid, title, original_title, overview)
-                VALUES ('delete', old.id, old.title, old.original_title, old.overview);
-                INSERT INTO search_movies_text(rowid, title, original_title, overview)
-                VALUES (new.id, new.title, new.original_title, new.overview);
+                INSERT INTO search_movies_text(search_movies_text, rowid, title, original_title, overview, facets)
+                VALUES ('delete', old.rank, old.title, old.original_title, old.overview, old.facets);
+                INSERT INTO search_movies_text(rowid, title, original_title, overview, facets)
+                VALUES (new.rank, new.title, new.original_title, new.overview, new.facets);
             END;
             """)
     }
@@ -138,27 +143,48 @@ public struct LocalMovieIndex: Sendable {
         _ movies: [MovieSummary], storedAt: Date, in db: SQLiteConnection, encoder: JSONEncoder
     ) throws {
         for movie in movies {
+            guard let rank = rank(movie) else { continue }  // an id no TMDB movie has
             let summary = [UInt8](try encoder.encode(movie))
             try db.run(
                 """
-                INSERT INTO search_movies(id, title, original_title, overview, release_year, original_language,
-                    adult, popularity, summary, stored_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO search_movies(rank, id, title, original_title, overview, facets, summary, stored_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET
-                    title = excluded.title, original_title = excluded.original_title,
-                    overview = excluded.overview, release_year = excluded.release_year,
-                    original_language = excluded.original_language, adult = excluded.adult,
-                    popularity = excluded.popularity, summary = excluded.summary, stored_at = excluded.stored_at
+                    rank = excluded.rank, title = excluded.title, original_title = excluded.original_title,
+                    overview = excluded.overview, facets = excluded.facets, summary = excluded.summary,
+                    stored_at = excluded.stored_at
                 WHERE excluded.stored_at >= search_movies.stored_at
                 """,
                 [
-                    .integer(Int64(movie.id)), .text(movie.title), .text(movie.originalTitle),
-                    .text(movie.overview), releaseYear(movie.releaseDate).map { .integer(Int64($0)) } ?? .null,
-                    .text(movie.originalLanguage.lowercased()), .integer(movie.adult ? 1 : 0),
-                    .real(movie.popularity), .blob(summary), .real(storedAt.timeIntervalSince1970),
+                    .integer(rank), .integer(Int64(movie.id)), .text(movie.title), .text(movie.originalTitle),
+                    .text(movie.overview), .text(facets(movie)), .blob(summary),
+                    .real(storedAt.timeIntervalSince1970),
                 ])
         }
     }
+
+    /// The row's place in popularity order: hundredths of popularity in the high 32 bits, the id in the low
+    /// 32 (ids are unique, so ranks are). Nil for an id outside 1..<2^32.
+    static func rank(_ movie: MovieSummary) -> Int64? {
+        guard movie.id > 0, movie.id < 1 << 32 else { return nil }
+        let popularity = movie.popularity.isFinite ? movie.popularity : 0
+        let hundredths = min(max((popularity * 100).rounded(), 0), 0x7FFF_FFFF)
+        return Int64(hundredths) << 32 | Int64(movie.id)
+    }
+
+    /// The filter tokens: `y` + the primary release year, `l` + the original language, `adult`.
+    static func facets(_ movie: MovieSummary) -> String {
+        var tokens: [String] = []
+        if let year = releaseYear(movie.releaseDate) { tokens.append(yearFacet(year)) }
+        let language = movie.originalLanguage.lowercased()
+        if !language.isEmpty { tokens.append(languageFacet(language)) }
+        if movie.adult { tokens.append(adultFacet) }
+        return tokens.joined(separator: " ")
+    }
+
+    static func yearFacet(_ year: Int) -> String { "y\(year)" }
+    static func languageFacet(_ language: String) -> String { "l" + language }
+    static let adultFacet = "adult"
 
     /// The year of a `YYYY-MM-DD` date; nil when unknown.
     static func releaseYear(_ date: String) -> Int? {
@@ -171,55 +197,74 @@ public struct LocalMovieIndex: Sendable {
 
     // MARK: Reading
 
+    /// The most matches counted: all that the 500 pages a client may ask for can show.
+    static let countLimit = MoviePage.maxPage * LocalSearchQuery.pageSize
+
     /// Answers `query` from the index in `db`: the one implementation of the matching rules.
     static func search(_ query: LocalSearchQuery, in db: SQLiteConnection) throws -> MoviePage {
         let page = max(query.page, 1)
-        guard page <= MoviePage.maxPage, let expression = SearchExpression(query.query) else {
-            return MoviePage(page: page, totalPages: 1, totalResults: 0, results: [])
-        }
-        var filters = ""
-        var arguments: [SQLiteValue] = [.text(expression.anywhere)]
+        let empty = MoviePage(page: page, totalPages: 1, totalResults: 0, results: [])
+        guard page <= MoviePage.maxPage, let expression = SearchExpression(query.query) else { return empty }
+        var filters: [String] = []
         switch query.releaseYearFilter {
         case .none: break
-        case .some(.none): return MoviePage(page: page, totalPages: 1, totalResults: 0, results: [])
-        case .some(.some(let year)):
-            filters += " AND m.release_year = ?"
-            arguments.append(.integer(Int64(year)))
+        case .some(.none): return empty
+        case .some(.some(let year)): filters.append(yearFacet(year))
         }
-        if let language = query.originalLanguageFilter {
-            filters += " AND m.original_language = ?"
-            arguments.append(.text(language))
+        if let language = query.originalLanguageFilter { filters.append(languageFacet(language)) }
+        /// `words` with the filters applied, the levels above excluded.
+        func matching(_ words: String, excluding better: String?) -> String {
+            var match = "(\(words))"
+            if let better { match += " NOT (\(better))" }
+            for token in filters { match = "(\(match)) AND facets : \(SearchExpression.quoted(token))" }
+            if !query.includeAdult { match = "(\(match)) NOT facets : \(SearchExpression.quoted(adultFacet))" }
+            return match
         }
-        if !query.includeAdult { filters += " AND m.adult = 0" }
-        let matches = """
-            FROM search_movies_text JOIN search_movies m ON m.id = search_movies_text.rowid
-            WHERE search_movies_text MATCH ?\(filters)
-            """
-        let total = try db.scalarInt("SELECT count(*) " + matches, arguments) ?? 0
-        let offset = (page - 1) * LocalSearchQuery.pageSize
+        // The levels, best first; each excludes the ones before, so together they list every match once.
+        let levels = [
+            matching(expression.titleStart, excluding: nil),
+            matching(expression.inTitles, excluding: expression.titleStart),
+            matching(expression.anywhere, excluding: expression.inTitles),
+        ]
+        let total = try count(matching(expression.anywhere, excluding: nil), limit: countLimit, in: db)
+        // Walk the levels to the page: a level's size is counted only as far as the page's offset, so the
+        // first page counts nothing but the total.
+        var skip = (page - 1) * LocalSearchQuery.pageSize
         var movies: [MovieSummary] = []
-        if offset < total {
+        let decoder = JSONDecoder()
+        for level in levels where movies.count < LocalSearchQuery.pageSize && skip < total {
+            if skip > 0 {
+                let size = try count(level, limit: skip, in: db)
+                guard size == skip else {
+                    skip -= size
+                    continue
+                }
+            }
             let rows = try db.query(
                 """
-                SELECT m.summary \(matches)
-                ORDER BY CASE
-                        WHEN m.id IN (SELECT rowid FROM search_movies_text WHERE search_movies_text MATCH ?) THEN 0
-                        WHEN m.id IN (SELECT rowid FROM search_movies_text WHERE search_movies_text MATCH ?) THEN 1
-                        ELSE 2 END,
-                    m.popularity DESC, m.id
-                LIMIT ? OFFSET ?
+                SELECT summary FROM search_movies WHERE rank IN (
+                    SELECT rowid FROM search_movies_text WHERE search_movies_text MATCH ?
+                    ORDER BY rowid DESC LIMIT ? OFFSET ?)
+                ORDER BY rank DESC
                 """,
-                arguments + [
-                    .text(expression.titleStart), .text(expression.inTitles),
-                    .integer(Int64(LocalSearchQuery.pageSize)), .integer(Int64(offset)),
-                ])
-            let decoder = JSONDecoder()
-            movies = rows.compactMap { row in
+                [.text(level), .integer(Int64(LocalSearchQuery.pageSize - movies.count)), .integer(Int64(skip))])
+            movies += rows.compactMap { row in
                 guard case .blob(let bytes) = row.values.first else { return nil }
                 return try? decoder.decode(MovieSummary.self, from: Data(bytes))
             }
+            skip = 0
         }
         let totalPages = max(1, (total + LocalSearchQuery.pageSize - 1) / LocalSearchQuery.pageSize)
         return MoviePage(page: page, totalPages: totalPages, totalResults: total, results: movies)
+    }
+
+    /// How many rows `match` finds, counting no further than `limit`.
+    private static func count(_ match: String, limit: Int, in db: SQLiteConnection) throws -> Int {
+        try db.scalarInt(
+            """
+            SELECT count(*) FROM (
+                SELECT rowid FROM search_movies_text WHERE search_movies_text MATCH ? LIMIT ?)
+            """,
+            [.text(match), .integer(Int64(limit))]) ?? 0
     }
 }

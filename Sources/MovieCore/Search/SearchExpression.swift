@@ -44,7 +44,7 @@ struct SearchExpression: Sendable, Equatable {
 
     /// Every word anywhere (title, original title, overview).
     var anywhere: String {
-        phrases
+        "{title original_title overview} : (\(phrases))"
     }
 
     /// Every word in the title or the original title.
@@ -63,7 +63,7 @@ struct SearchExpression: Sendable, Equatable {
         }.joined(separator: " ")
     }
 
-    private static func quoted(_ word: String) -> String {
+    static func quoted(_ word: String) -> String {
         "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
