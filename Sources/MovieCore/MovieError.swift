@@ -22,6 +22,8 @@ public enum MovieError: Error, Sendable, Equatable {
     case rateLimited(retryAfter: Double?)
     /// The local database could not be written or read.
     case storage(StorageProblem)
+    /// The embedded demo catalog has no such data (`what`: "credits", "people" …); nothing is invented.
+    case unavailableInDemo(String)
 }
 
 /// One invalid field and what is wrong with it, in words a form can show.

@@ -71,8 +71,8 @@ public final class MovieServices: Sendable {
             case .accessToken(let token): tmdbCredential = .accessToken(token)
             }
             let transport = SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds)
-            let http = CoalescingHTTPClient(
-                wrapping: RetryingHTTPClient(wrapping: transport, maxRetryAfter: configuration.tmdbMaxRetryAfter))
+            // Identical fetches are coalesced by the repository, per cache key; not again here.
+            let http = RetryingHTTPClient(wrapping: transport, maxRetryAfter: configuration.tmdbMaxRetryAfter)
             let client = TMDBClient(
                 baseURL: configuration.tmdbBaseURL ?? TMDBClient.defaultBaseURL, credential: tmdbCredential, http: http)
             repository = MovieRepository(

@@ -14,6 +14,7 @@ extension ErrorCode {
     public static let upstreamError = ErrorCode(rawValue: -32031)
     public static let upstreamUnauthorized = ErrorCode(rawValue: -32032)
     public static let rateLimited = ErrorCode(rawValue: -32033)
+    public static let unavailableInDemo = ErrorCode(rawValue: -32034)
     public static let storageError = ErrorCode(rawValue: -32040)
 }
 
@@ -77,6 +78,11 @@ public enum WireErrors {
             if let retryAfter { data["retryAfter"] = .double(retryAfter) }
             return ResponseError(
                 code: .rateLimited, message: "TMDB rate limit reached; try again later", data: .object(data))
+        case .unavailableInDemo(let what):
+            return ResponseError(
+                code: .unavailableInDemo,
+                message: "\(what) not in the demo catalog; set TMDB_ACCESS_TOKEN or TMDB_API_KEY for the live catalog",
+                data: ["kind": "unavailableInDemo"])
         case .storage(let problem):
             return ResponseError(
                 code: .storageError, message: problem.message,

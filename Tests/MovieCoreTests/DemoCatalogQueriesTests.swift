@@ -1,4 +1,5 @@
 import Foundation
+import TMDB
 import Testing
 
 @testable import MovieCore
@@ -6,6 +7,13 @@ import Testing
 @Suite struct DemoCatalogQueriesTests {
     let demo = DemoCatalog.embedded
     var movies: [DemoMovie] { demo.data.movies }
+
+    /// Every page of the movies `configure`'s filter discovers.
+    func discovered(_ configure: (inout DiscoverFilter) -> Void) -> [MovieSummary] {
+        var filter = DiscoverFilter()
+        configure(&filter)
+        return all { demo.discover(filter, page: $0) }
+    }
 
     /// Every page of a demo list, concatenated.
     func all(_ page: (Int) -> MoviePage) -> [MovieSummary] {
@@ -55,40 +63,39 @@ import Testing
     // MARK: Discover
 
     @Test func discoverCombinesGenresAsAllOrAny() {
-        let animationFamily = all { demo.discover(DemoDiscoverFilter(genreIds: [16, 10751], page: $0)) }
+        let animationFamily = discovered { $0.genreIDs = [16, 10751] }
         #expect(!animationFamily.isEmpty)
         #expect(animationFamily.allSatisfy { $0.genreIds.contains(16) && $0.genreIds.contains(10751) })
-        let either = all { demo.discover(DemoDiscoverFilter(genreIds: [16, 10751], genreMatch: .any, page: $0)) }
+        let either = discovered { $0.genreIDs = [16, 10751]; $0.genreMatch = .any }
         #expect(either.count == movies.filter { ($0.genreIds ?? []).contains { [16, 10751].contains($0) } }.count)
         #expect(either.count > animationFamily.count)
-        let noHorror = all { demo.discover(DemoDiscoverFilter(withoutGenreIds: [27], page: $0)) }
+        let noHorror = discovered { $0.withoutGenreIDs = [27] }
         #expect(noHorror.count == movies.filter { !($0.genreIds ?? []).contains(27) }.count)
         #expect(noHorror.allSatisfy { !$0.genreIds.contains(27) })
     }
 
     @Test func discoverFiltersDatesRatingsVotesRuntimeAndLanguage() {
-        let of1994 = all { demo.discover(DemoDiscoverFilter(year: 1994, page: $0)) }
+        let of1994 = discovered { $0.year = 1994 }
         #expect(Set(of1994.map(\.id)).isSuperset(of: [278, 680, 13, 101]))
         #expect(of1994.allSatisfy { $0.releaseDate.hasPrefix("1994-") })
-        let nineties = all {
-            demo.discover(DemoDiscoverFilter(releasedFrom: "1990-01-01", releasedTo: "1999-12-31", page: $0))
-        }
+        let nineties = discovered { $0.releasedFrom = "1990-01-01"; $0.releasedTo = "1999-12-31" }
         #expect(nineties.allSatisfy { $0.releaseDate >= "1990-01-01" && $0.releaseDate <= "1999-12-31" })
         #expect(nineties.count == movies.filter { ($0.releaseDate ?? "").hasPrefix("199") }.count)
-        let acclaimed = all { demo.discover(DemoDiscoverFilter(minRating: 8.5, minVotes: 10_000, page: $0)) }
+        let acclaimed = discovered { $0.minRating = 8.5; $0.minVotes = 10_000 }
         #expect(!acclaimed.isEmpty && acclaimed.allSatisfy { $0.voteAverage >= 8.5 && $0.voteCount >= 10_000 })
-        let short = all { demo.discover(DemoDiscoverFilter(minRuntime: 60, maxRuntime: 90, page: $0)) }
+        let short = discovered { $0.minRuntime = 60; $0.maxRuntime = 90 }
         let runtimes = Dictionary(uniqueKeysWithValues: movies.map { ($0.id, $0.runtime) })
         #expect(!short.isEmpty)
         #expect(short.allSatisfy { (runtimes[$0.id] ?? nil).map { (60...90).contains($0) } == true })
         #expect(short.count == movies.filter { $0.runtime.map { (60...90).contains($0) } == true }.count)
-        let japanese = all { demo.discover(DemoDiscoverFilter(originalLanguage: "JA", page: $0)) }
+        let japanese = discovered { $0.originalLanguage = "ja" }
         #expect(!japanese.isEmpty && japanese.allSatisfy { $0.originalLanguage == "ja" })
     }
 
-    @Test(arguments: DiscoverSortOrder.allCases)
-    func discoverSortsByEveryTMDBOrder(_ order: DiscoverSortOrder) {
-        let sorted = all { demo.discover(DemoDiscoverFilter(sortBy: order, page: $0)) }
+    @Test(arguments: DiscoverMovieQuery.sortOrders)
+    func discoverSortsByEveryTMDBOrder(_ sortBy: String) throws {
+        let order = try #require(DiscoverSortOrder(rawValue: sortBy))
+        let sorted = discovered { $0.sortBy = sortBy }
         #expect(sorted.count == movies.count)
         let revenue = Dictionary(uniqueKeysWithValues: movies.map { ($0.id, $0.revenue ?? 0) })
         let dated = order.field == .primaryReleaseDate ? sorted.filter { !$0.releaseDate.isEmpty } : sorted
@@ -118,7 +125,6 @@ import Testing
     }
 
     @Test func sortOrdersAreTMDBsValues() {
-        #expect(DiscoverSortOrder.allCases.count == 14)
         #expect(DiscoverSortOrder(rawValue: "primary_release_date.desc")
             == DiscoverSortOrder(field: .primaryReleaseDate, ascending: false))
         #expect(DiscoverSortOrder(rawValue: "vote_average.asc")?.rawValue == "vote_average.asc")
@@ -130,11 +136,11 @@ import Testing
     // MARK: Lists
 
     @Test func trendingIsByPopularityForBothWindows() {
-        let day = all { demo.trending(window: "day", page: $0) }
+        let day = all { demo.trending(window: .day, page: $0) }
         #expect(day.count == movies.count)
         #expect(zip(day, day.dropFirst()).allSatisfy { $0.popularity >= $1.popularity })
-        #expect(all { demo.trending(window: "week", page: $0) } == day)
-        #expect(demo.trending(window: "day", page: 99).results.isEmpty)
+        #expect(all { demo.trending(window: .week, page: $0) } == day)
+        #expect(demo.trending(window: .day, page: 99).results.isEmpty)
     }
 
     @Test func topRatedIsByVoteAverageAmongWellVotedMovies() {

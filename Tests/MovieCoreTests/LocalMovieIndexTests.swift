@@ -248,6 +248,7 @@ final class SearchHarness: Sendable {
         try await harness.store.database.write { db in
             try db.execute("""
                 DROP TABLE search_movies_text;
+                DROP TABLE search_movies_titles;
                 DROP TABLE search_movies;
                 DELETE FROM schema_migrations WHERE identifier = 'v1-search-index';
                 INSERT INTO catalog_cache(key, payload, fetched_at) VALUES ('unreadable', x'7b7d', 3000);

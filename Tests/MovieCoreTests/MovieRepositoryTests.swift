@@ -9,29 +9,48 @@ final class ScriptedSource: CatalogSource {
     let kind = CatalogSourceKind.network
     private let state = Mutex(State())
 
+    /// How a scripted fetch fails, as a real source reports it (a `MovieError` naming the request).
+    enum Failure {
+        case offline, notFound
+        case server(httpStatus: Int, retryable: Bool, message: String)
+        case unauthorized(String)
+        case rateLimited(retryAfter: Double?)
+
+        func error(for request: CatalogRequest) -> MovieError {
+            switch self {
+            case .offline: return .offlineNotCached(request.subject)
+            case .notFound: return .notFound(request.subject)
+            case .server(let status, let retryable, let message):
+                return .upstream(httpStatus: status, retryable: retryable, message: message)
+            case .unauthorized(let message): return .upstreamUnauthorized(message)
+            case .rateLimited(let retryAfter): return .rateLimited(retryAfter: retryAfter)
+            }
+        }
+    }
+
     struct State {
-        var failure: CatalogFetchError?
+        var failure: Failure?
         var calls = 0
         var title = "First"
     }
 
     var calls: Int { state.withLock { $0.calls } }
-    func fail(with error: CatalogFetchError?) { state.withLock { $0.failure = error } }
+    func fail(with error: Failure?) { state.withLock { $0.failure = error } }
     func retitle(_ title: String) { state.withLock { $0.title = title } }
 
     func fetch(_ request: CatalogRequest) async throws -> CatalogPayload {
-        let (failure, title) = state.withLock { state -> (CatalogFetchError?, String) in
+        let (failure, title) = state.withLock { state -> (Failure?, String) in
             state.calls += 1
             return (state.failure, state.title)
         }
         try await Task.sleep(for: .milliseconds(1))  // a real suspension, so concurrent callers overlap
-        if let failure { throw failure }
+        if let failure { throw failure.error(for: request) }
         switch request {
         case .genres: return .genres([Genre(id: 28, name: title)])
         case .popular(let page, _, _), .byGenre(_, let page, _, _):
             return .page(MoviePage(page: page, totalPages: 9000, totalResults: 180_000, results: []))
-        case .details, .latest:
-            throw CatalogFetchError.notFound
+        default:
+            throw MovieError.notFound(request.subject)
         }
     }
 }
@@ -176,7 +195,7 @@ final class TestClock: Sendable {
     }
 
     @Test func unknownMovieIsNotFound() async {
-        await #expect(throws: CatalogFetchError.notFound) { try await demo.fetch(.details(movieID: -5, language: nil)) }
+        await #expect(throws: MovieError.notFound("movie -5")) { try await demo.fetch(.details(movieID: -5, language: nil)) }
     }
 }
 

@@ -6,7 +6,7 @@ import Testing
 /// A kept `favorites.list` answer is served only for the same user, variant, revision and genre names.
 @Suite struct FavoritesListCacheTests {
     static let ada = FavoritesListCache.Key(userID: "ada", grouped: false, posterSize: "w500", backdropSize: "w780")
-    static let json = EncodedJSON(GenresList.Result(genres: [], source: "demo", fetchedAt: "", stale: false))
+    static let json = EncodedJSON(FavoritesContains.Result(contains: [:]))
 
     @Test func servesOnlyTheRevisionItWasBuiltAt() {
         let cache = FavoritesListCache()

@@ -20,6 +20,7 @@ import socket
 import socketserver
 import threading
 import time
+import re
 import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -95,8 +96,129 @@ LATEST = {
     "vote_average": 0, "vote_count": 0,
 }
 
+# An adult title, served by search only when include_adult=true (as TMDB does).
+ADULT_MOVIE = {"id": 9000001, "title": "Fight Club: An Adult Parody", "adult": True, "genreIds": [35],
+               "popularity": 1.0, "releaseDate": "2001-01-01", "voteAverage": 3.0, "voteCount": 4}
+
+# Now playing and upcoming carry the dates they cover.
+LIST_DATES = {"now_playing": {"maximum": "2026-12-10", "minimum": "2026-10-29"},
+              "upcoming": {"maximum": "2027-01-05", "minimum": "2026-12-16"}}
+
+
+def cast_ids(movie_id: int) -> list[int]:
+    """Three performers per movie, made up but stable, so a person's filmography can be derived."""
+    return [100 + (movie_id + k) % 40 for k in range(3)]
+
+
+def director_id(movie_id: int) -> int:
+    return 500 + movie_id % 20
+
+
+def person_name(person_id: int) -> str:
+    return f"Performer {person_id}" if person_id < 500 else f"Director {person_id}"
+
+
+def credits(movie: dict) -> dict:
+    """TMDB's /movie/{id}/credits shape; the cast is listed out of billing order on purpose."""
+    cast = [{"adult": False, "gender": 2, "id": pid, "known_for_department": "Acting", "name": person_name(pid),
+             "original_name": person_name(pid), "popularity": 10.0 + k, "profile_path": f"/p{pid}.jpg" if k else None,
+             "cast_id": 10 + k, "character": f"Role {k + 1}", "credit_id": f"c{movie['id']}{k}", "order": k}
+            for k, pid in enumerate(cast_ids(movie["id"]))]
+    crew = [{"adult": False, "gender": 2, "id": director_id(movie["id"]), "known_for_department": "Directing",
+             "name": person_name(director_id(movie["id"])), "original_name": person_name(director_id(movie["id"])),
+             "popularity": 5.0, "profile_path": None, "credit_id": f"d{movie['id']}", "department": "Directing",
+             "job": "Director"}]
+    return {"cast": list(reversed(cast)), "crew": crew}
+
+
+def videos(movie: dict) -> dict:
+    """Trailers are not first here, so that ordering is the server's work."""
+    mid = movie["id"]
+    def video(name, key, site, kind, official, published):
+        return {"iso_639_1": "en", "iso_3166_1": "US", "name": name, "key": key, "site": site, "size": 1080,
+                "type": kind, "official": official, "published_at": published, "id": f"v{mid}{key}"}
+    return {"results": [
+        video("Behind the Scenes", f"bts{mid}", "YouTube", "Behind the Scenes", True, "2020-01-01T00:00:00.000Z"),
+        video("Teaser", "76979871", "Vimeo", "Teaser", False, "2019-06-01T00:00:00.000Z"),
+        video("Official Trailer", f"tr{mid}", "YouTube", "Trailer", True, "2019-07-01T00:00:00.000Z"),
+        video("Clip", f"x{mid}", "Dailymotion", "Clip", False, "2019-08-01T00:00:00.000Z"),
+    ]}
+
+
+def provider(pid: int, name: str, priority: int) -> dict:
+    return {"logo_path": f"/logo{pid}.jpg", "provider_id": pid, "provider_name": name, "display_priority": priority}
+
+
+def watch_providers(movie: dict) -> dict:
+    link = f"https://www.themoviedb.org/movie/{movie['id']}/watch?locale="
+    return {"results": {
+        "US": {"link": link + "US", "flatrate": [provider(8, "Netflix", 2)],
+               "rent": [provider(3, "Google Play Movies", 5), provider(2, "Apple TV", 1)],
+               "buy": [provider(2, "Apple TV", 1)]},
+        "DE": {"link": link + "DE", "buy": [provider(2, "Apple TV", 1)]},
+    }}
+
+
+def release_dates(movie: dict) -> dict:
+    date = (movie.get("releaseDate") or "2000-01-01") + "T00:00:00.000Z"
+    def release(cert, kind):
+        return {"certification": cert, "descriptors": [], "iso_639_1": "", "note": "", "release_date": date,
+                "type": kind}
+    return {"results": [
+        {"iso_3166_1": "US", "release_dates": [release("", 1), release("R", 3)]},
+        {"iso_3166_1": "DE", "release_dates": [release("16", 3)]},
+    ]}
+
+
+def external_ids(movie: dict) -> dict:
+    return {"imdb_id": movie.get("imdbId"), "wikidata_id": None, "facebook_id": None, "instagram_id": None,
+            "twitter_id": None}
+
+
+def person_list_item(pid: int) -> dict:
+    return {"adult": False, "gender": 2, "id": pid, "known_for_department": "Acting" if pid < 500 else "Directing",
+            "name": person_name(pid), "original_name": person_name(pid), "popularity": 1.0,
+            "profile_path": f"/p{pid}.jpg", "known_for": []}
+
+
 # A tiny valid JPEG (SOI, APP0, EOI): enough for a client to store and report.
 FAKE_JPEG = bytes.fromhex("ffd8ffe000104a46494600010100000100010000ffd9")
+
+
+def discover(movies: list[dict], query: dict) -> list[dict]:
+    """TMDB's /discover/movie filters as the fake understands them: `,` in with_genres is all, `|` any."""
+    found = movies
+    genres = query.get("with_genres")
+    if genres:
+        wanted = {int(g) for g in re.split(r"[,|]", genres) if g.isdigit()}
+        match = any if "|" in genres else all
+        found = [m for m in found if match(g in m.get("genreIds", []) for g in wanted)]
+    if query.get("without_genres"):
+        unwanted = {int(g) for g in query["without_genres"].split(",") if g.isdigit()}
+        found = [m for m in found if not unwanted & set(m.get("genreIds", []))]
+    if query.get("primary_release_year"):
+        found = [m for m in found if (m.get("releaseDate") or "").startswith(query["primary_release_year"])]
+    if query.get("primary_release_date.gte"):
+        found = [m for m in found if (m.get("releaseDate") or "") >= query["primary_release_date.gte"]]
+    if query.get("primary_release_date.lte"):
+        found = [m for m in found if (m.get("releaseDate") or "9999") <= query["primary_release_date.lte"]]
+    if query.get("vote_average.gte"):
+        found = [m for m in found if m.get("voteAverage", 0) >= float(query["vote_average.gte"])]
+    if query.get("vote_count.gte"):
+        found = [m for m in found if m.get("voteCount", 0) >= int(query["vote_count.gte"])]
+    if query.get("with_runtime.gte"):
+        found = [m for m in found if (m.get("runtime") or 0) >= int(query["with_runtime.gte"])]
+    if query.get("with_runtime.lte"):
+        found = [m for m in found if (m.get("runtime") or 0) <= int(query["with_runtime.lte"])]
+    if query.get("with_original_language"):
+        found = [m for m in found if m.get("originalLanguage") == query["with_original_language"]]
+    field, _, direction = query.get("sort_by", "popularity.desc").partition(".")
+    keys = {"popularity": "popularity", "vote_average": "voteAverage", "vote_count": "voteCount",
+            "primary_release_date": "releaseDate", "title": "title", "original_title": "originalTitle",
+            "revenue": "revenue"}
+    key = keys.get(field, "popularity")
+    return sorted(found, key=lambda m: m.get(key) or 0 if key not in ("title", "originalTitle", "releaseDate")
+                  else (m.get(key) or ""), reverse=direction != "asc")
 
 
 def error_body(code: int, message: str) -> bytes:
@@ -256,7 +378,7 @@ class FakeTMDB:
             page = 0
         movies = sorted(CATALOG["movies"], key=lambda m: -m.get("popularity", 0))
 
-        def envelope(items: list[dict], total_results: int | None = None) -> tuple[int, dict]:
+        def envelope(items: list, total_results: int | None = None, shape=None) -> tuple[int, dict]:
             if not 1 <= page <= 500:
                 return 400, {"success": False, "status_code": 22,
                              "status_message": "Invalid page: Pages start at 1 and max at 500. They are expected to be an integer."}
@@ -264,11 +386,87 @@ class FakeTMDB:
             total = total_results if total_results is not None else len(items)
             return 200, {
                 "page": page,
-                "results": [list_item(m, language) for m in items[start:start + 20]],
+                "results": [(shape or (lambda m: list_item(m, language)))(m) for m in items[start:start + 20]],
                 "total_pages": max(1, (total + 19) // 20),
                 "total_results": total,
             }
 
+        def paged(items: list[dict], total: int | None = None, extra: dict | None = None,
+                  shape=None) -> tuple[int, dict]:
+            status, body = envelope(items, total, shape)
+            if status == 200:
+                body.update(extra or {})
+            return status, body
+
+        by_id = {m["id"]: m for m in movies}
+        if path == "/3/search/movie":
+            words = query.get("query", "").lower()
+            pool = movies + ([ADULT_MOVIE] if query.get("include_adult") == "true" else [])
+            year = query.get("primary_release_year") or query.get("year")
+            found = [m for m in pool if words in m["title"].lower() or words in m.get("originalTitle", "").lower()]
+            if year:
+                found = [m for m in found if (m.get("releaseDate") or "").startswith(year)]
+            return paged(found)
+        if path.startswith("/3/trending/movie/"):
+            if path.rsplit("/", 1)[-1] not in ("day", "week"):
+                return 404, {"success": False, "status_code": 34,
+                             "status_message": "The resource you requested could not be found."}
+            return paged(movies, shape=lambda m: dict(list_item(m, language), media_type="movie"))
+        if path in ("/3/movie/top_rated", "/3/movie/now_playing", "/3/movie/upcoming"):
+            name = path.rsplit("/", 1)[-1]
+            ordered = sorted(movies, key=lambda m: -m.get("voteAverage", 0)) if name == "top_rated" else movies
+            extra = {"dates": LIST_DATES[name]} if name in LIST_DATES else None
+            return paged(ordered, extra=extra)
+        if path.startswith("/3/find/"):
+            imdb = path.rsplit("/", 1)[-1]
+            if query.get("external_source") != "imdb_id":
+                return 400, {"success": False, "status_code": 5, "status_message": "Invalid parameters."}
+            hits = [dict(list_item(m, language), media_type="movie") for m in movies if m.get("imdbId") == imdb]
+            return 200, {"movie_results": hits, "person_results": [], "tv_results": [], "tv_episode_results": [],
+                         "tv_season_results": []}
+        if path == "/3/search/person":
+            words = query.get("query", "").lower()
+            everyone = sorted({pid for m in movies for pid in cast_ids(m["id"]) + [director_id(m["id"])]})
+            found = [pid for pid in everyone if words in person_name(pid).lower()]
+            return paged(found, shape=person_list_item)
+        if path.startswith("/3/person/"):
+            tail = path.rsplit("/", 1)[-1]
+            pid = int(tail) if tail.isdigit() else -1
+            acted = [m for m in movies if pid in cast_ids(m["id"])]
+            directed = [m for m in movies if director_id(m["id"]) == pid]
+            if not acted and not directed:
+                return 404, {"success": False, "status_code": 34,
+                             "status_message": "The resource you requested could not be found."}
+            body = {"adult": False, "also_known_as": [], "biography": f"{person_name(pid)} is made up for tests.",
+                    "birthday": "1970-01-01", "deathday": None, "gender": 2, "homepage": None, "id": pid,
+                    "imdb_id": f"nm{pid:07d}", "known_for_department": "Acting" if pid < 500 else "Directing",
+                    "name": person_name(pid), "place_of_birth": "Testville", "popularity": 1.0,
+                    "profile_path": f"/p{pid}.jpg"}
+            if "movie_credits" in query.get("append_to_response", "").split(","):
+                body["movie_credits"] = {
+                    "cast": [dict(list_item(m, language), character="Role", credit_id=f"c{m['id']}", order=0)
+                             for m in acted],
+                    "crew": [dict(list_item(m, language), credit_id=f"d{m['id']}", department="Directing",
+                                  job="Director") for m in directed],
+                    "id": pid}
+            return 200, body
+        sub = re.fullmatch(r"/3/movie/(\d+)/(credits|videos|watch/providers|release_dates|external_ids"
+                           r"|recommendations|similar)", path)
+        if sub:
+            movie = by_id.get(int(sub.group(1)))
+            if movie is None:
+                return 404, {"success": False, "status_code": 34,
+                             "status_message": "The resource you requested could not be found."}
+            kind = sub.group(2)
+            if kind in ("recommendations", "similar"):
+                genres = set(movie.get("genreIds", []))
+                related = [m for m in movies if m["id"] != movie["id"] and genres & set(m.get("genreIds", []))]
+                if kind == "similar":
+                    related = list(reversed(related))
+                return paged(related)
+            body = {"credits": credits, "videos": videos, "watch/providers": watch_providers,
+                    "release_dates": release_dates, "external_ids": external_ids}[kind](movie)
+            return 200, dict(body, id=movie["id"])
         if path == "/3/genre/movie/list":
             genres = CATALOG["genres"]
             if language and language.startswith("de"):
@@ -277,15 +475,25 @@ class FakeTMDB:
         if path == "/3/movie/popular":
             return envelope(movies, POPULAR_TOTAL_RESULTS)
         if path == "/3/discover/movie":
-            wanted = {int(g) for g in query.get("with_genres", "0").replace("|", ",").split(",") if g.isdigit()}
-            return envelope([m for m in movies if wanted & set(m.get("genreIds", []))])
+            return paged(discover(movies, query))
         if path == "/3/movie/latest":
             return 200, LATEST
         if path.startswith("/3/movie/"):
             tail = path.rsplit("/", 1)[-1]
             for movie in movies:
                 if tail.isdigit() and movie["id"] == int(tail):
-                    return 200, details(movie, language)
+                    body = details(movie, language)
+                    appended = [part for part in query.get("append_to_response", "").split(",") if part]
+                    if len(appended) > 20:
+                        return 400, {"success": False, "status_code": 18,
+                                     "status_message": "Too many append to response objects: The maximum number of "
+                                                       "remote calls is 20."}
+                    parts = {"credits": credits, "videos": videos, "watch/providers": watch_providers,
+                             "release_dates": release_dates, "external_ids": external_ids}
+                    for part in appended:
+                        if part in parts:
+                            body[part] = parts[part](movie)
+                    return 200, body
             if self.synthetic and tail.isdigit() and int(tail) >= 10_000_000:
                 number = int(tail)
                 made_up = {"id": number, "title": f"Synthetic Movie {number}", "genreIds": [28 if number % 2 else 35],

@@ -57,12 +57,15 @@ public struct MoviePage: Codable, Sendable, Hashable {
     public var totalPages: Int
     public var totalResults: Int
     public var results: [MovieSummary]
+    /// Now playing and upcoming only: the release dates the list covers.
+    public var dates: DateRange?
 
-    public init(page: Int, totalPages: Int, totalResults: Int, results: [MovieSummary]) {
+    public init(page: Int, totalPages: Int, totalResults: Int, results: [MovieSummary], dates: DateRange? = nil) {
         self.page = page
         self.totalPages = min(totalPages, Self.maxPage)
         self.totalResults = totalResults
         self.results = results
+        self.dates = dates
     }
 }
 
@@ -81,6 +84,15 @@ public struct MovieDetails: Codable, Sendable, Hashable {
     /// English names, e.g. ["English", "French"].
     public var spokenLanguages: [String]
     public var productionCompanies: [String]
+
+    // The parts `movies.details` can include; nil when not fetched (or, in the demo, not there).
+    public var credits: MovieCredits?
+    public var videos: [Video]?
+    /// By ISO 3166-1 country.
+    public var watchProviders: [String: WatchOptions]?
+    /// By ISO 3166-1 country.
+    public var releaseDates: [String: [Release]]?
+    public var externalIds: ExternalIDs?
 
     public init(
         summary: MovieSummary, tagline: String, runtime: Int?, status: String, genres: [Genre], homepage: String,
@@ -116,12 +128,15 @@ public struct Sourced<Value: Sendable>: Sendable {
     public var source: CatalogSourceKind
     public var fetchedAt: Date
     public var stale: Bool
+    /// False when the answer may lack what the catalog has: search over the local index, offline.
+    public var complete: Bool
 
-    public init(value: Value, source: CatalogSourceKind, fetchedAt: Date, stale: Bool) {
+    public init(value: Value, source: CatalogSourceKind, fetchedAt: Date, stale: Bool, complete: Bool = true) {
         self.value = value
         self.source = source
         self.fetchedAt = fetchedAt
         self.stale = stale
+        self.complete = complete
     }
 }
 

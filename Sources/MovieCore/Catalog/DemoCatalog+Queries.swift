@@ -20,18 +20,20 @@ extension DemoCatalog {
         }
     }
 
-    /// The movies `filter` keeps, in its order; ties by popularity, then id.
-    public func discover(_ filter: DemoDiscoverFilter) -> MoviePage {
+    /// The movies `filter` keeps, in its `sortBy` order (TMDB's values; ties most popular first). Movies
+    /// without a release date are left out by date filters, and without a runtime by runtime filters.
+    /// Watch providers and certifications are not in the demo data, and are not looked at here.
+    public func discover(_ filter: DiscoverFilter, page: Int) -> MoviePage {
         let language = filter.originalLanguage?.lowercased()
         let kept = data.movies.filter { movie in
             let genres = movie.genreIds ?? []
-            if !filter.genreIds.isEmpty {
+            if !filter.genreIDs.isEmpty {
                 switch filter.genreMatch {
-                case .all: if !filter.genreIds.allSatisfy(genres.contains) { return false }
-                case .any: if !filter.genreIds.contains(where: genres.contains) { return false }
+                case .all: if !filter.genreIDs.allSatisfy(genres.contains) { return false }
+                case .any: if !filter.genreIDs.contains(where: genres.contains) { return false }
                 }
             }
-            if filter.withoutGenreIds.contains(where: genres.contains) { return false }
+            if filter.withoutGenreIDs.contains(where: genres.contains) { return false }
             let date = movie.releaseDate ?? ""
             if let year = filter.year, LocalMovieIndex.releaseYear(date) != year { return false }
             if let from = filter.releasedFrom, date.isEmpty || date < from { return false }
@@ -47,12 +49,13 @@ extension DemoCatalog {
             if let language, (movie.originalLanguage ?? "").lowercased() != language { return false }
             return true
         }
-        return paginate(Self.sorted(kept, by: filter.sortBy), page: filter.page)
+        let order = DiscoverSortOrder(rawValue: filter.sortBy) ?? .popularityDescending
+        return paginate(Self.sorted(kept, by: order), page: page)
     }
 
     /// Trending movies. The demo data holds one TMDB popularity snapshot, not a history, so both windows
     /// (`day`, `week`) list the movies by that popularity, most popular first.
-    public func trending(window: String, page: Int) -> MoviePage {
+    public func trending(window: TrendingWindow, page: Int) -> MoviePage {
         paginate(data.movies, page: page)  // `data.movies` is kept sorted by popularity
     }
 

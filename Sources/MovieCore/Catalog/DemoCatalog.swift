@@ -34,13 +34,28 @@ public struct DemoCatalog: CatalogSource {
         case .popular(let page, _, _):
             return .page(paginate(data.movies, page: page))
         case .byGenre(let genreID, let page, _, _):
-            guard data.genres.contains(where: { $0.id == genreID }) else { throw CatalogFetchError.notFound }
+            guard data.genres.contains(where: { $0.id == genreID }) else { throw MovieError.notFound(request.subject) }
             return .page(paginate(data.movies.filter { ($0.genreIds ?? []).contains(genreID) }, page: page))
         case .details(let movieID, _):
-            guard let movie = data.movies.first(where: { $0.id == movieID }) else { throw CatalogFetchError.notFound }
+            guard let movie = data.movies.first(where: { $0.id == movieID }) else { throw MovieError.notFound(request.subject) }
             return .details(movie.details(genres: data.genres))
         case .latest:
             return .details(data.latest.details(genres: data.genres))
+        case .detailsWithParts(let movieID, _):
+            guard let movie = data.movies.first(where: { $0.id == movieID }) else {
+                throw MovieError.notFound(request.subject)
+            }
+            // Only what the demo data holds: the IMDb id. Credits, videos, providers and release dates
+            // stay nil, and the method refuses them with unavailableInDemo.
+            var details = movie.details(genres: data.genres)
+            details.externalIds = ExternalIDs(imdbId: movie.imdbId)
+            return .details(details)
+        case .search, .trending, .list, .discover, .related, .find:
+            return try listAnswer(request)
+        case .credits: throw MovieError.unavailableInDemo("Credits are")
+        case .videos: throw MovieError.unavailableInDemo("Videos are")
+        case .watchProviders: throw MovieError.unavailableInDemo("Watch providers are")
+        case .searchPeople, .person: throw MovieError.unavailableInDemo("People are")
         }
     }
 

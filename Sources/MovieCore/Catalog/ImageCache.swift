@@ -15,7 +15,7 @@ public actor ImageCache {
     }
 
     public static let sizes = Set(TMDBClient.posterSizes + TMDBClient.backdropSizes)
-    public static let defaultBaseURL = "https://image.tmdb.org/t/p/"
+    public static let defaultBaseURL = TMDBClient.imageBaseURL
     /// Images larger than this are refused (posters are well under 1 MiB; originals a few MiB).
     static let maxBytes = 20 * 1024 * 1024
 
@@ -43,7 +43,9 @@ public actor ImageCache {
     }
 
     public func fetch(path: String, size: String) async throws -> Image {
-        let url = baseURL + size + path
+        guard let url = TMDBClient.imageURL(path: path, size: size, base: baseURL) else {
+            throw MovieError.notFound("image \(size)\(path)")
+        }
         let file = (directory as NSString).appendingPathComponent(size + path)
         if let attributes = try? FileManager.default.attributesOfItem(atPath: file),
             let bytes = attributes[.size] as? Int

@@ -3,7 +3,7 @@ import Foundation
 /// The one shared catalog repository: network first, as the app does it. It asks the source, stores the
 /// answer, and when the network fails answers from the local database, saying so.
 ///
-/// - Identical concurrent requests share one upstream fetch.
+/// - Identical concurrent requests share one upstream fetch (the only coalescing on the way to TMDB).
 /// - After a transport failure, calls within `offlineWindow` answer from the cache at once (no waiting
 ///   for another timeout) while one background fetch re-checks the network.
 /// - A memory layer in front of SQLite keeps hot cached answers from being decoded again.
@@ -60,6 +60,67 @@ public actor MovieRepository {
         try await fetch(request, policy: policy).map { payload in
             guard case .details(let details) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
             return details
+        }
+    }
+
+    public func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
+        try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
+    }
+
+    public func videos(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Video]> {
+        try await typed(request, policy) { if case .videos(let value) = $0 { value } else { nil } }
+    }
+
+    /// Every country's offers, by ISO 3166-1 code.
+    public func watchProviders(
+        _ movieID: Int, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<[String: WatchOptions]> {
+        try await typed(.watchProviders(movieID: movieID), policy) {
+            if case .watchProviders(let value) = $0 { value } else { nil }
+        }
+    }
+
+    public func movie(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieSummary> {
+        try await typed(request, policy) { if case .movie(let value) = $0 { value } else { nil } }
+    }
+
+    public func people(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonPage> {
+        try await typed(request, policy) { if case .people(let value) = $0 { value } else { nil } }
+    }
+
+    public func person(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonDetails> {
+        try await typed(request, policy) { if case .person(let value) = $0 { value } else { nil } }
+    }
+
+    private func typed<Value: Sendable>(
+        _ request: CatalogRequest, _ policy: CachePolicy, _ extract: (CatalogPayload) -> Value?
+    ) async throws -> Sourced<Value> {
+        try await fetch(request, policy: policy).map { payload in
+            guard let value = extract(payload) else {
+                throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer")
+            }
+            return value
+        }
+    }
+
+    // MARK: Search, with the local index as the offline stand-in
+
+    /// A title search: TMDB's answer, or its cached copy; when neither is available (offline, TMDB failing,
+    /// or `cacheOnly` with no copy), the local index's answer with `complete: false`, since the index
+    /// only knows the movies stored here.
+    public func search(_ search: MovieSearch, policy: CachePolicy = .networkFirst) async throws -> Sourced<MoviePage> {
+        do {
+            return try await page(.search(search), policy: policy)
+        } catch let error as MovieError {
+            guard let cache, policy != .networkOnly, source.kind != .demo else { throw error }
+            switch error {
+            case .offlineNotCached, .upstream:
+                // The index of every movie stored in the cache's database (pages, details, favorites).
+                let page = try await LocalMovieIndex(database: cache.database).search(LocalSearchQuery(search))
+                return Sourced(value: page, source: .cache, fetchedAt: now(), stale: false, complete: false)
+            default:
+                throw error
+            }
         }
     }
 
@@ -130,7 +191,7 @@ public actor MovieRepository {
             shared = existing
         } else {
             let source = self.source
-            shared = SharedFetch(task: Task { try await Self.fetch(request, from: source) })
+            shared = SharedFetch(task: Task { try await source.fetch(request) })
             inFlight[key] = shared
         }
         waiters[key, default: 0] += 1
@@ -156,26 +217,7 @@ public actor MovieRepository {
     private var waiters: [String: Int] = [:]
 
     private func fetchFromSource(_ request: CatalogRequest) async throws -> CatalogPayload {
-        try await Self.fetch(request, from: source)
-    }
-
-    /// The single mapping from source failures to what the client sees.
-    private static func fetch(_ request: CatalogRequest, from source: any CatalogSource) async throws -> CatalogPayload {
-        do {
-            return try await source.fetch(request)
-        } catch let error as CatalogFetchError {
-            switch error {
-            case .offline: throw MovieError.offlineNotCached(request.subject)
-            case .notFound: throw MovieError.notFound(request.subject)
-            case .unauthorized(let message): throw MovieError.upstreamUnauthorized(message)
-            case .rateLimited(let retryAfter): throw MovieError.rateLimited(retryAfter: retryAfter)
-            case .server(let status, let retryable, let message):
-                throw MovieError.upstream(httpStatus: status, retryable: retryable, message: message)
-            case .invalidResponse:
-                throw MovieError.upstream(httpStatus: 502, retryable: true, message: "TMDB sent a malformed answer")
-            case .cancelled: throw CancellationError()
-            }
-        }
+        try await source.fetch(request)
     }
 
     /// While offline, one background fetch at a time re-checks the network (and refreshes the cache).
@@ -219,7 +261,8 @@ public actor MovieRepository {
 }
 
 extension Sourced {
-    func map<Other>(_ transform: (Value) throws -> Other) rethrows -> Sourced<Other> {
-        Sourced<Other>(value: try transform(value), source: source, fetchedAt: fetchedAt, stale: stale)
+    public func map<Other>(_ transform: (Value) throws -> Other) rethrows -> Sourced<Other> {
+        Sourced<Other>(
+            value: try transform(value), source: source, fetchedAt: fetchedAt, stale: stale, complete: complete)
     }
 }

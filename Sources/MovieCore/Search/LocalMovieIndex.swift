@@ -20,7 +20,8 @@ import SQLiteStore
 /// popularity and id packed in one integer, so FTS5 walks a level's matches most popular first and stops
 /// after the page; the filters are tokens of a `facets` column (`y1994`, `lfr`, `adult`), so FTS5 applies
 /// them on its doclists and no row is read to filter or to sort. Counting stops at `countLimit` (the 500
-/// pages a client can ask for), which bounds the work of a word that is in every overview.
+/// pages a client can ask for), which bounds the work of a word that is in every overview. The titles
+/// have an FTS5 index of their own for the title levels.
 ///
 /// Rows are kept by movie id; a newer copy of a movie (by the time it was stored) replaces an older one,
 /// and an older copy arriving late is ignored. The catalog cache, favorites and the v1 migration (which
@@ -87,13 +88,22 @@ public struct LocalMovieIndex: Sendable {
                 content = 'search_movies', content_rowid = 'rank',
                 tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
             );
+            CREATE VIRTUAL TABLE search_movies_titles USING fts5(
+                title, original_title, facets,
+                content = 'search_movies', content_rowid = 'rank',
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+            );
             CREATE TRIGGER search_movies_text_insert AFTER INSERT ON search_movies BEGIN
                 INSERT INTO search_movies_text(rowid, title, original_title, overview, facets)
                 VALUES (new.rank, new.title, new.original_title, new.overview, new.facets);
+                INSERT INTO search_movies_titles(rowid, title, original_title, facets)
+                VALUES (new.rank, new.title, new.original_title, new.facets);
             END;
             CREATE TRIGGER search_movies_text_delete AFTER DELETE ON search_movies BEGIN
                 INSERT INTO search_movies_text(search_movies_text, rowid, title, original_title, overview, facets)
                 VALUES ('delete', old.rank, old.title, old.original_title, old.overview, old.facets);
+                INSERT INTO search_movies_titles(search_movies_titles, rowid, title, original_title, facets)
+                VALUES ('delete', old.rank, old.title, old.original_title, old.facets);
             END;
             CREATE TRIGGER search_movies_text_update AFTER UPDATE ON search_movies
             WHEN old.rank IS NOT new.rank OR old.title IS NOT new.title
@@ -102,8 +112,12 @@ public struct LocalMovieIndex: Sendable {
             BEGIN
                 INSERT INTO search_movies_text(search_movies_text, rowid, title, original_title, overview, facets)
                 VALUES ('delete', old.rank, old.title, old.original_title, old.overview, old.facets);
+                INSERT INTO search_movies_titles(search_movies_titles, rowid, title, original_title, facets)
+                VALUES ('delete', old.rank, old.title, old.original_title, old.facets);
                 INSERT INTO search_movies_text(rowid, title, original_title, overview, facets)
                 VALUES (new.rank, new.title, new.original_title, new.overview, new.facets);
+                INSERT INTO search_movies_titles(rowid, title, original_title, facets)
+                VALUES (new.rank, new.title, new.original_title, new.facets);
             END;
             """)
     }
@@ -221,12 +235,15 @@ public struct LocalMovieIndex: Sendable {
             return match
         }
         // The levels, best first; each excludes the ones before, so together they list every match once.
-        let levels = [
-            matching(expression.titleStart, excluding: nil),
-            matching(expression.inTitles, excluding: expression.titleStart),
-            matching(expression.anywhere, excluding: expression.inTitles),
+        // The title levels ask the titles' own index: a word common in overviews but rare in titles would
+        // otherwise have FTS5 walk all its overview hits to find the few in titles.
+        let levels: [(table: String, match: String)] = [
+            ("search_movies_titles", matching(expression.titleStart, excluding: nil)),
+            ("search_movies_titles", matching(expression.inTitles, excluding: expression.titleStart)),
+            ("search_movies_text", matching(expression.anywhere, excluding: expression.inTitles)),
         ]
-        let total = try count(matching(expression.anywhere, excluding: nil), limit: countLimit, in: db)
+        let total = try count(
+            ("search_movies_text", matching(expression.anywhere, excluding: nil)), limit: countLimit, in: db)
         // Walk the levels to the page: a level's size is counted only as far as the page's offset, so the
         // first page counts nothing but the total.
         var skip = (page - 1) * LocalSearchQuery.pageSize
@@ -243,11 +260,11 @@ public struct LocalMovieIndex: Sendable {
             let rows = try db.query(
                 """
                 SELECT summary FROM search_movies WHERE rank IN (
-                    SELECT rowid FROM search_movies_text WHERE search_movies_text MATCH ?
+                    SELECT rowid FROM \(level.table) WHERE \(level.table) MATCH ?
                     ORDER BY rowid DESC LIMIT ? OFFSET ?)
                 ORDER BY rank DESC
                 """,
-                [.text(level), .integer(Int64(LocalSearchQuery.pageSize - movies.count)), .integer(Int64(skip))])
+                [.text(level.match), .integer(Int64(LocalSearchQuery.pageSize - movies.count)), .integer(Int64(skip))])
             movies += rows.compactMap { row in
                 guard case .blob(let bytes) = row.values.first else { return nil }
                 return try? decoder.decode(MovieSummary.self, from: Data(bytes))
@@ -259,12 +276,11 @@ public struct LocalMovieIndex: Sendable {
     }
 
     /// How many rows `match` finds, counting no further than `limit`.
-    private static func count(_ match: String, limit: Int, in db: SQLiteConnection) throws -> Int {
+    private static func count(
+        _ level: (table: String, match: String), limit: Int, in db: SQLiteConnection
+    ) throws -> Int {
         try db.scalarInt(
-            """
-            SELECT count(*) FROM (
-                SELECT rowid FROM search_movies_text WHERE search_movies_text MATCH ? LIMIT ?)
-            """,
-            [.text(match), .integer(Int64(limit))]) ?? 0
+            "SELECT count(*) FROM (SELECT rowid FROM \(level.table) WHERE \(level.table) MATCH ? LIMIT ?)",
+            [.text(level.match), .integer(Int64(limit))]) ?? 0
     }
 }

@@ -52,3 +52,13 @@ public struct LocalSearchQuery: Sendable, Hashable {
         }
     }
 }
+
+extension LocalSearchQuery {
+    /// The local form of a `movies.search`: `region` has no local meaning (the index holds one release
+    /// date per movie) and is dropped; `language` becomes the original-language filter described above.
+    public init(_ search: MovieSearch) {
+        self.init(
+            query: search.query, year: search.year, primaryReleaseYear: search.primaryReleaseYear,
+            language: search.language, includeAdult: search.includeAdult, page: search.page)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Builds query items in a fixed order, skipping `nil` values.
-private func makeQuery(_ pairs: [(String, String?)]) -> [URLQueryItem] {
+func makeQuery(_ pairs: [(String, String?)]) -> [URLQueryItem] {
     pairs.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
 }
 

@@ -18,8 +18,10 @@ extension TMDBClient {
     /// - Returns: `nil` when `path` is `nil` or empty (TMDB's "no image"), or when `size` is not one of
     ///   TMDB's image sizes (see ``posterSizes``, ``backdropSizes``, ``profileSizes``, ``logoSizes``,
     ///   ``stillSizes``).
-    public static func imageURL(path: String?, size: String) -> String? {
+    /// - Parameter base: the image host's base ending in `/`; ``imageBaseURL`` unless configured otherwise.
+    /// This is the one image-URL builder: lists, details and `images.fetch` downloads all use it.
+    public static func imageURL(path: String?, size: String, base: String = imageBaseURL) -> String? {
         guard let path, !path.isEmpty, allImageSizes.contains(size) else { return nil }
-        return imageBaseURL + size + (path.hasPrefix("/") ? path : "/" + path)
+        return base + size + (path.hasPrefix("/") ? path : "/" + path)
     }
 }

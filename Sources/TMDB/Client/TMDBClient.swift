@@ -3,8 +3,9 @@ import HTTPTransport
 
 /// A TMDB v3 client: sends an ``Endpoint`` and decodes its response, throwing only ``TMDBError``.
 ///
-/// Retry, coalescing and caching are not built in; wrap the ``HTTPClient`` with decorators such as
-/// ``RetryingHTTPClient`` and ``CoalescingHTTPClient`` (or use ``standard(credential:timeoutSeconds:)``).
+/// Retry and caching are not built in; wrap the ``HTTPClient`` with decorators such as
+/// ``RetryingHTTPClient`` (or use ``standard(credential:timeoutSeconds:)``). Identical fetches are
+/// coalesced above this layer, by the catalog repository, once per cache key.
 public struct TMDBClient: Sendable {
     /// TMDB's production API base, including the `/3` version prefix.
     public static let defaultBaseURL = URL(string: "https://api.themoviedb.org/3")! // safe: constant, valid URL
@@ -31,11 +32,10 @@ public struct TMDBClient: Sendable {
         self.redactor = SecretRedactor(credential: credential)
     }
 
-    /// A client over ``SocketHTTPClient`` that coalesces identical concurrent requests and retries HTTP 429.
+    /// A client over ``SocketHTTPClient`` that retries HTTP 429.
     public static func standard(credential: TMDBCredential, timeoutSeconds: Double = 10) -> TMDBClient {
         let transport = SocketHTTPClient(timeoutSeconds: timeoutSeconds)
-        let http = CoalescingHTTPClient(wrapping: RetryingHTTPClient(wrapping: transport))
-        return TMDBClient(credential: credential, http: http)
+        return TMDBClient(credential: credential, http: RetryingHTTPClient(wrapping: transport))
     }
 
     /// Sends `endpoint` and decodes its response.

@@ -2,7 +2,7 @@
 ///
 /// Decoding tolerates the near-empty `/movie/latest` record: `null`, `""`, `0` and `[]` everywhere and
 /// missing keys all decode, to `0` / `""` / `[]` / `false` / `nil`.
-public struct TMDBMovieDetails: Codable, Sendable, Hashable {
+public struct TMDBMovieDetails: Decodable, Sendable, Hashable {
     /// The TMDB movie id.
     public var id: Int
     /// The title in the requested language.
@@ -55,6 +55,13 @@ public struct TMDBMovieDetails: Codable, Sendable, Hashable {
     public var originCountry: [String]
     /// The collection the movie belongs to, or `nil`.
     public var belongsToCollection: TMDBCollection?
+
+    // Parts appended with `append_to_response`; nil when not asked for.
+    public var credits: TMDBCredits?
+    public var videos: TMDBVideoList?
+    public var watchProviders: TMDBWatchProviders?
+    public var releaseDates: TMDBReleaseDates?
+    public var externalIds: TMDBExternalIDs?
 
     /// Creates a details record; every field but `id` has a neutral default.
     public init(
@@ -140,6 +147,10 @@ public struct TMDBMovieDetails: Codable, Sendable, Hashable {
         case productionCountries = "production_countries"
         case originCountry = "origin_country"
         case belongsToCollection = "belongs_to_collection"
+        case credits, videos
+        case watchProviders = "watch/providers"
+        case releaseDates = "release_dates"
+        case externalIds = "external_ids"
     }
 
     /// Decodes tolerantly: a missing or `null` field becomes `0` / `""` / `[]` / `false` / `nil`.
@@ -175,5 +186,10 @@ public struct TMDBMovieDetails: Codable, Sendable, Hashable {
         )
         originCountry = try container.decode([String].self, forKey: .originCountry, default: [])
         belongsToCollection = try container.decodeIfPresent(TMDBCollection.self, forKey: .belongsToCollection)
+        credits = try container.decodeIfPresent(TMDBCredits.self, forKey: .credits)
+        videos = try container.decodeIfPresent(TMDBVideoList.self, forKey: .videos)
+        watchProviders = try container.decodeIfPresent(TMDBWatchProviders.self, forKey: .watchProviders)
+        releaseDates = try container.decodeIfPresent(TMDBReleaseDates.self, forKey: .releaseDates)
+        externalIds = try container.decodeIfPresent(TMDBExternalIDs.self, forKey: .externalIds)
     }
 }

@@ -8,9 +8,14 @@ public struct TMDBPage<Item: Sendable>: Sendable {
     public var totalPages: Int
     /// The total item count as reported by TMDB.
     public var totalResults: Int
+    /// `now_playing` and `upcoming` only: the release dates the list covers.
+    public var dates: TMDBDateRange?
 
     /// Creates a page.
-    public init(page: Int = 1, results: [Item] = [], totalPages: Int = 0, totalResults: Int = 0) {
+    public init(
+        page: Int = 1, results: [Item] = [], totalPages: Int = 0, totalResults: Int = 0, dates: TMDBDateRange? = nil
+    ) {
+        self.dates = dates
         self.page = page
         self.results = results
         self.totalPages = totalPages
@@ -25,6 +30,7 @@ public struct TMDBPage<Item: Sendable>: Sendable {
         case results
         case totalPages = "total_pages"
         case totalResults = "total_results"
+        case dates
     }
 }
 
@@ -36,6 +42,7 @@ extension TMDBPage: Decodable where Item: Decodable {
         results = try container.decode([Item].self, forKey: .results, default: [])
         totalPages = try container.decode(Int.self, forKey: .totalPages, default: 0)
         totalResults = try container.decode(Int.self, forKey: .totalResults, default: 0)
+        dates = try container.decodeIfPresent(TMDBDateRange.self, forKey: .dates)
     }
 }
 
@@ -47,8 +54,20 @@ extension TMDBPage: Encodable where Item: Encodable {
         try container.encode(results, forKey: .results)
         try container.encode(totalPages, forKey: .totalPages)
         try container.encode(totalResults, forKey: .totalResults)
+        try container.encodeIfPresent(dates, forKey: .dates)
     }
 }
 
 extension TMDBPage: Equatable where Item: Equatable {}
 extension TMDBPage: Hashable where Item: Hashable {}
+
+/// `{"minimum", "maximum"}`: `YYYY-MM-DD` bounds of a dated list.
+public struct TMDBDateRange: Codable, Sendable, Hashable {
+    public var minimum: String
+    public var maximum: String
+
+    public init(minimum: String, maximum: String) {
+        self.minimum = minimum
+        self.maximum = maximum
+    }
+}

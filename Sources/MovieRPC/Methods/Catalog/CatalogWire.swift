@@ -3,65 +3,44 @@ import JSONRPC
 import MovieCore
 import TMDB
 
-/// A movie as lists send it: the summary fields plus image URLs built for the requested sizes.
-public struct MovieSummaryWire: Encodable, Sendable, Equatable {
-    public var id: Int
-    public var title: String
-    public var originalTitle: String
-    public var overview: String
-    public var releaseDate: String
-    public var genreIds: [Int]
-    public var voteAverage: Double
-    public var voteCount: Int
-    public var popularity: Double
-    public var adult: Bool
-    public var originalLanguage: String
-    public var posterPath: String?
-    public var posterUrl: String?
-    public var backdropPath: String?
-    public var backdropUrl: String?
+/// A movie as lists send it: the summary's fields plus image URLs built for the requested sizes. Optional
+/// members are sent as null rather than left out: clients check one shape.
+public struct MovieSummaryWire: WireEncodable, Sendable, Equatable {
+    public var movie: MovieSummary
+    public var sizes: ImageSizes
 
     public init(_ movie: MovieSummary, sizes: ImageSizes) {
-        id = movie.id
-        title = movie.title
-        originalTitle = movie.originalTitle
-        overview = movie.overview
-        releaseDate = movie.releaseDate
-        genreIds = movie.genreIds
-        voteAverage = movie.voteAverage
-        voteCount = movie.voteCount
-        popularity = movie.popularity
-        adult = movie.adult
-        originalLanguage = movie.originalLanguage
-        posterPath = movie.posterPath
-        posterUrl = TMDBClient.imageURL(path: movie.posterPath, size: sizes.poster)
-        backdropPath = movie.backdropPath
-        backdropUrl = TMDBClient.imageURL(path: movie.backdropPath, size: sizes.backdrop)
+        self.movie = movie
+        self.sizes = sizes
     }
 
-    // Optional members are sent as null rather than left out: clients check one shape.
-    enum CodingKeys: String, CodingKey {
-        case id, title, originalTitle, overview, releaseDate, genreIds, voteAverage, voteCount, popularity, adult
-        case originalLanguage, posterPath, posterUrl, backdropPath, backdropUrl
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in writeMembers(to: &writer) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(originalTitle, forKey: .originalTitle)
-        try container.encode(overview, forKey: .overview)
-        try container.encode(releaseDate, forKey: .releaseDate)
-        try container.encode(genreIds, forKey: .genreIds)
-        try container.encode(voteAverage, forKey: .voteAverage)
-        try container.encode(voteCount, forKey: .voteCount)
-        try container.encode(popularity, forKey: .popularity)
-        try container.encode(adult, forKey: .adult)
-        try container.encode(originalLanguage, forKey: .originalLanguage)
-        try container.encode(posterPath, forKey: .posterPath)
-        try container.encode(posterUrl, forKey: .posterUrl)
-        try container.encode(backdropPath, forKey: .backdropPath)
-        try container.encode(backdropUrl, forKey: .backdropUrl)
+    /// The members alone, for results that add their own beside them (details).
+    func writeMembers(to writer: inout JSONWriter) {
+        Self.writeFields(movie, to: &writer, sizes: sizes)
+    }
+
+    /// The summary's fields; with `sizes` nil, without the image members (`movies.latest`).
+    static func writeFields(_ movie: MovieSummary, to writer: inout JSONWriter, sizes: ImageSizes?) {
+        writer.member("id", movie.id)
+        writer.member("title", movie.title)
+        writer.member("originalTitle", movie.originalTitle)
+        writer.member("overview", movie.overview)
+        writer.member("releaseDate", movie.releaseDate)
+        writer.member("genreIds", movie.genreIds)
+        writer.member("voteAverage", movie.voteAverage)
+        writer.member("voteCount", movie.voteCount)
+        writer.member("popularity", movie.popularity)
+        writer.member("adult", movie.adult)
+        writer.member("originalLanguage", movie.originalLanguage)
+        guard let sizes else { return }
+        writer.member("posterPath", movie.posterPath)
+        writer.member("posterUrl", TMDBClient.imageURL(path: movie.posterPath, size: sizes.poster))
+        writer.member("backdropPath", movie.backdropPath)
+        writer.member("backdropUrl", TMDBClient.imageURL(path: movie.backdropPath, size: sizes.backdrop))
     }
 }
 
@@ -132,23 +111,38 @@ enum CatalogParams {
 }
 
 /// A page of movies with where it came from.
-public struct MoviePageResult: Encodable, Sendable {
-    public var page: Int
-    public var totalPages: Int
-    public var totalResults: Int
-    public var results: [MovieSummaryWire]
-    public var source: String
-    public var fetchedAt: String
-    public var stale: Bool
+public struct MoviePageResult: WireEncodable, Sendable {
+    public var sourced: Sourced<MoviePage>
+    public var sizes: ImageSizes
+    /// Search answers say whether they hold all TMDB has (`complete: false` from the local index).
+    var reportsCompleteness = false
 
-    init(_ sourced: Sourced<MoviePage>, sizes: ImageSizes) {
-        page = sourced.value.page
-        totalPages = sourced.value.totalPages
-        totalResults = sourced.value.totalResults
-        results = sourced.value.results.map { MovieSummaryWire($0, sizes: sizes) }
-        source = sourced.source.rawValue
-        fetchedAt = Timestamp.string(sourced.fetchedAt)
-        stale = sourced.stale
+    init(_ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false) {
+        self.sourced = sourced
+        self.sizes = sizes
+        self.reportsCompleteness = reportsCompleteness
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        let page = sourced.value
+        writer.object { writer in
+            writer.member("page", page.page)
+            writer.member("totalPages", page.totalPages)
+            writer.member("totalResults", page.totalResults)
+            writer.key("results")
+            writer.array(page.results) { writer, movie in
+                writer.object { writer in MovieSummaryWire.writeFields(movie, to: &writer, sizes: sizes) }
+            }
+            if let dates = page.dates {
+                writer.key("dates")
+                writer.object { writer in
+                    writer.member("minimum", dates.minimum)
+                    writer.member("maximum", dates.maximum)
+                }
+            }
+            writer.provenance(sourced)
+            if reportsCompleteness { writer.member("complete", sourced.complete) }
+        }
     }
 }
 

@@ -10,11 +10,16 @@ public struct GenresList: MovieMethod {
         public var cachePolicy: CachePolicy?
     }
 
-    public struct Result: Encodable, Sendable {
-        public var genres: [Genre]
-        public var source: String
-        public var fetchedAt: String
-        public var stale: Bool
+    public struct Result: WireEncodable, Sendable {
+        public var sourced: Sourced<[Genre]>
+
+        public func write(to writer: inout JSONWriter) {
+            writer.object { writer in
+                writer.key("genres")
+                writer.genres(sourced.value)
+                writer.provenance(sourced)
+            }
+        }
     }
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
@@ -22,8 +27,6 @@ public struct GenresList: MovieMethod {
         let sourced = try await server.services.repository.genres(
             language: language, policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.genresOpened)
-        return Result(
-            genres: sourced.value, source: sourced.source.rawValue, fetchedAt: Timestamp.string(sourced.fetchedAt),
-            stale: sourced.stale)
+        return Result(sourced: sourced)
     }
 }

@@ -8,65 +8,122 @@ public struct MoviesDetails: MovieMethod {
     public struct Params: Decodable, Sendable {
         public var movieId: Int
         public var language: String?
+        /// Parts fetched with the details in one TMDB request; any of them fetches all, stored as one entry.
+        public var include: [DetailsPart]?
+        /// The country for `watchProviders` and `certification`.
+        public var region: String?
         public var posterSize: String?
         public var backdropSize: String?
         public var cachePolicy: CachePolicy?
     }
 
-    public struct Result: Encodable, Sendable {
-        public var movie: MovieSummaryWire
-        public var tagline: String
-        public var runtime: Int?
-        public var status: String
-        public var genres: [Genre]
-        public var homepage: String
-        public var imdbId: String?
-        public var budget: Int
-        public var revenue: Int
-        public var spokenLanguages: [String]
-        public var productionCompanies: [String]
-        public var source: String
-        public var fetchedAt: String
-        public var stale: Bool
+    /// The summary's members and the details' members side by side in one object.
+    public struct Result: WireEncodable, Sendable {
+        public var sourced: Sourced<MovieDetails>
+        public var sizes: ImageSizes
+        var include: Set<DetailsPart> = []
+        var region: String?
 
-        enum CodingKeys: String, CodingKey {
-            case tagline, runtime, status, genres, homepage, imdbId, budget, revenue, spokenLanguages
-            case productionCompanies, source, fetchedAt, stale
-        }
-
-        /// The summary's members and the details' members side by side in one object.
-        public func encode(to encoder: any Encoder) throws {
-            try movie.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(tagline, forKey: .tagline)
-            try container.encode(runtime, forKey: .runtime)
-            try container.encode(status, forKey: .status)
-            try container.encode(genres, forKey: .genres)
-            try container.encode(homepage, forKey: .homepage)
-            try container.encode(imdbId, forKey: .imdbId)
-            try container.encode(budget, forKey: .budget)
-            try container.encode(revenue, forKey: .revenue)
-            try container.encode(spokenLanguages, forKey: .spokenLanguages)
-            try container.encode(productionCompanies, forKey: .productionCompanies)
-            try container.encode(source, forKey: .source)
-            try container.encode(fetchedAt, forKey: .fetchedAt)
-            try container.encode(stale, forKey: .stale)
+        public func write(to writer: inout JSONWriter) {
+            let details = sourced.value
+            writer.object { writer in
+                MovieSummaryWire.writeFields(details.summary, to: &writer, sizes: sizes)
+                writer.member("tagline", details.tagline)
+                writer.member("runtime", details.runtime)
+                writer.member("status", details.status)
+                writer.key("genres")
+                writer.genres(details.genres)
+                writer.member("homepage", details.homepage)
+                writer.member("imdbId", details.imdbId)
+                writer.member("budget", details.budget)
+                writer.member("revenue", details.revenue)
+                writer.member("spokenLanguages", details.spokenLanguages)
+                writer.member("productionCompanies", details.productionCompanies)
+                writeParts(details, to: &writer)
+                writer.provenance(sourced)
+            }
         }
     }
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
+        let language = try CatalogParams.language(params.language)
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
+        let region = try CatalogParams.country(params.region, field: "region")
+        let include = Set(params.include ?? [])
+        guard (params.include ?? []).count <= AppendToResponse.maxParts else {
+            throw ResponseError.invalidParams("include must list at most \(AppendToResponse.maxParts) parts", field: "include")
+        }
+        let catalogRequest: CatalogRequest = include.isEmpty
+            ? .details(movieID: movieID, language: language) : .detailsWithParts(movieID: movieID, language: language)
         let sourced = try await server.services.repository.details(
-            .details(movieID: movieID, language: try CatalogParams.language(params.language)),
-            policy: params.cachePolicy ?? .networkFirst)
+            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        // The demo catalog has none of these but the IMDb id: refused, never made up.
+        for part in DetailsPart.allCases where include.contains(part) && !sourced.value.has(part) {
+            throw MovieError.unavailableInDemo(part.wireName)
+        }
         await server.services.record(.movieViewed(movieID: movieID))
-        let details = sourced.value
-        return Result(
-            movie: MovieSummaryWire(details.summary, sizes: sizes), tagline: details.tagline, runtime: details.runtime,
-            status: details.status, genres: details.genres, homepage: details.homepage, imdbId: details.imdbId,
-            budget: details.budget, revenue: details.revenue, spokenLanguages: details.spokenLanguages,
-            productionCompanies: details.productionCompanies, source: sourced.source.rawValue,
-            fetchedAt: Timestamp.string(sourced.fetchedAt), stale: sourced.stale)
+        return Result(sourced: sourced, sizes: sizes, include: include, region: region)
+    }
+}
+
+/// TMDB's limit on `append_to_response` parts.
+private enum AppendToResponse {
+    static let maxParts = 20
+}
+
+extension DetailsPart {
+    /// How the part is named in messages: "Credits are".
+    var wireName: String {
+        switch self {
+        case .credits: "Credits are"
+        case .videos: "Videos are"
+        case .watchProviders: "Watch providers are"
+        case .releaseDates: "Release dates and certifications are"
+        case .externalIds: "External ids are"
+        }
+    }
+}
+
+extension MovieDetails {
+    func has(_ part: DetailsPart) -> Bool {
+        switch part {
+        case .credits: credits != nil
+        case .videos: videos != nil
+        case .watchProviders: watchProviders != nil
+        case .releaseDates: releaseDates != nil
+        case .externalIds: externalIds != nil
+        }
+    }
+}
+
+extension MoviesDetails.Result {
+    /// The included parts, in a fixed order; each is there (the handler refused missing ones).
+    private func writeParts(_ details: MovieDetails, to writer: inout JSONWriter) {
+        if include.contains(.credits), let credits = details.credits {
+            writer.key("credits")
+            writer.object { writer in writer.credits(credits) }
+        }
+        if include.contains(.videos), let videos = details.videos {
+            writer.key("videos")
+            writer.videos(videos)
+        }
+        if include.contains(.watchProviders), let providers = details.watchProviders {
+            writer.key("watchProviders")
+            writer.object { writer in
+                let regions = region.map { [$0] } ?? providers.keys.sorted()
+                for region in regions {
+                    writer.key(region)
+                    writer.object { writer in writer.watchOptionMembers(providers[region] ?? .none) }
+                }
+            }
+        }
+        if include.contains(.releaseDates), let releases = details.releaseDates {
+            writer.member("certification", region.flatMap { releases[$0] }.flatMap(Release.certification(in:)))
+        }
+        if include.contains(.externalIds), let ids = details.externalIds {
+            writer.key("externalIds")
+            writer.externalIDs(ids)
+        }
     }
 }

@@ -11,47 +11,16 @@ public struct MoviesLatest: MovieMethod {
         public var cachePolicy: CachePolicy?
     }
 
-    public struct Result: Encodable, Sendable {
-        public var id: Int
-        public var title: String
-        public var originalTitle: String
-        public var overview: String
-        public var releaseDate: String
-        public var genreIds: [Int]
-        public var voteAverage: Double
-        public var voteCount: Int
-        public var popularity: Double
-        public var adult: Bool
-        public var originalLanguage: String
-        public var runtime: Int?
-        public var status: String
-        public var source: String
-        public var fetchedAt: String
-        public var stale: Bool
+    public struct Result: WireEncodable, Sendable {
+        public var sourced: Sourced<MovieDetails>
 
-        enum CodingKeys: String, CodingKey {
-            case id, title, originalTitle, overview, releaseDate, genreIds, voteAverage, voteCount, popularity
-            case adult, originalLanguage, runtime, status, source, fetchedAt, stale
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(title, forKey: .title)
-            try container.encode(originalTitle, forKey: .originalTitle)
-            try container.encode(overview, forKey: .overview)
-            try container.encode(releaseDate, forKey: .releaseDate)
-            try container.encode(genreIds, forKey: .genreIds)
-            try container.encode(voteAverage, forKey: .voteAverage)
-            try container.encode(voteCount, forKey: .voteCount)
-            try container.encode(popularity, forKey: .popularity)
-            try container.encode(adult, forKey: .adult)
-            try container.encode(originalLanguage, forKey: .originalLanguage)
-            try container.encode(runtime, forKey: .runtime)
-            try container.encode(status, forKey: .status)
-            try container.encode(source, forKey: .source)
-            try container.encode(fetchedAt, forKey: .fetchedAt)
-            try container.encode(stale, forKey: .stale)
+        public func write(to writer: inout JSONWriter) {
+            writer.object { writer in
+                MovieSummaryWire.writeFields(sourced.value.summary, to: &writer, sizes: nil)
+                writer.member("runtime", sourced.value.runtime)
+                writer.member("status", sourced.value.status)
+                writer.provenance(sourced)
+            }
         }
     }
 
@@ -59,12 +28,6 @@ public struct MoviesLatest: MovieMethod {
         let sourced = try await server.services.repository.details(
             .latest(language: try CatalogParams.language(params.language)), policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.latestOpened)
-        let movie = sourced.value.summary
-        return Result(
-            id: movie.id, title: movie.title, originalTitle: movie.originalTitle, overview: movie.overview,
-            releaseDate: movie.releaseDate, genreIds: movie.genreIds, voteAverage: movie.voteAverage,
-            voteCount: movie.voteCount, popularity: movie.popularity, adult: movie.adult,
-            originalLanguage: movie.originalLanguage, runtime: sourced.value.runtime, status: sourced.value.status,
-            source: sourced.source.rawValue, fetchedAt: Timestamp.string(sourced.fetchedAt), stale: sourced.stale)
+        return Result(sourced: sourced)
     }
 }

@@ -2,7 +2,7 @@ import JSONRPC
 import MovieCore
 
 /// A favorite on the wire: `{movieId, addedAt, movie}` with the movie as lists send it.
-public struct FavoriteWire: Encodable, Sendable, Equatable {
+public struct FavoriteWire: WireEncodable, Sendable, Equatable {
     public var movieId: Int
     public var addedAt: String
     public var movie: MovieSummaryWire
@@ -11,6 +11,15 @@ public struct FavoriteWire: Encodable, Sendable, Equatable {
         movieId = favorite.movieID
         addedAt = Timestamp.string(favorite.addedAt)
         movie = MovieSummaryWire(favorite.movie, sizes: sizes)
+    }
+
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("movieId", movieId)
+            writer.member("addedAt", addedAt)
+            writer.key("movie")
+            movie.write(to: &writer)
+        }
     }
 }
 

@@ -10,8 +10,18 @@ public struct FavoritesContains: MovieMethod {
         public var movieIds: [Int]
     }
 
-    public struct Result: Encodable, Sendable {
+    public struct Result: WireEncodable, Sendable {
         public var contains: [String: Bool]
+
+        public func write(to writer: inout JSONWriter) {
+            writer.object { writer in
+                writer.key("contains")
+                writer.object { writer in
+                    // Sorted, so that the same set always gives the same bytes.
+                    for (id, isFavorite) in contains.sorted(by: { $0.key < $1.key }) { writer.member(id, isFavorite) }
+                }
+            }
+        }
     }
 
     public static func handle(

@@ -1,3 +1,4 @@
+import Foundation
 import JSONRPC
 import MovieCore
 
@@ -16,31 +17,50 @@ public struct FavoritesList: MovieMethod {
         public var posterSize: String?
     }
 
-    public struct Section: Encodable, Sendable {
+    public struct Section: Sendable {
         public var genre: Genre
         public var movies: [FavoriteWire]
     }
 
     /// `{favorites}` or, grouped, `{sections}`; `written` is one of those already written as JSON (what
     /// the handler returns, from `FavoritesListCache`).
-    public enum Result: Encodable, Sendable {
+    public enum Result: WireEncodable, Sendable {
         case favorites([FavoriteWire])
         case sections([Section])
         case written(EncodedJSON)
 
-        enum CodingKeys: String, CodingKey { case favorites, sections }
-
-        public func encode(to encoder: any Encoder) throws {
+        public func write(to writer: inout JSONWriter) {
             switch self {
             case .favorites(let favorites):
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(favorites, forKey: .favorites)
+                writer.object { writer in
+                    writer.key("favorites")
+                    writer.array(favorites) { writer, favorite in favorite.write(to: &writer) }
+                }
             case .sections(let sections):
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(sections, forKey: .sections)
+                writer.object { writer in
+                    writer.key("sections")
+                    writer.array(sections) { writer, section in
+                        writer.object { writer in
+                            writer.key("genre")
+                            writer.object { writer in
+                                writer.member("id", section.genre.id)
+                                writer.member("name", section.genre.name)
+                            }
+                            writer.key("movies")
+                            writer.array(section.movies) { writer, favorite in favorite.write(to: &writer) }
+                        }
+                    }
+                }
             case .written(let json):
-                try json.encode(to: encoder)
+                writer.value(json)
             }
+        }
+
+        public var writtenJSON: Data {
+            if case .written(let json) = self { return json.data }  // served as kept: shared, not copied
+            var writer = JSONWriter()
+            write(to: &writer)
+            return Data(writer.bytes)
         }
     }
 
