@@ -196,6 +196,17 @@ final class SearchHarness: Sendable {
         #expect(try await harness.ids("dune", page: 3) == [40, 39, 38, 37, 36])
     }
 
+    @Test func countingAndPagingStopAtTheCountLimit() async throws {
+        let many = LocalMovieIndex.countLimit + 100
+        try await harness.index.index((1...many).map { SearchHarness.movie($0, "Film \($0)", popularity: Double($0)) })
+        let first = try await harness.index.search(LocalSearchQuery(query: "film"))
+        #expect(first.totalResults == LocalMovieIndex.countLimit && first.totalPages == 50)
+        #expect(first.results.first?.id == many)
+        let last = try await harness.index.search(LocalSearchQuery(query: "film", page: 50))
+        #expect(last.results.count == 20 && last.results.last?.id == many - LocalMovieIndex.countLimit + 1)
+        #expect(try await harness.ids("film", page: 51) == [])
+    }
+
     @Test func sqliteHasFTS5() async throws {
         let options = try await harness.store.database.read { db in
             try db.query("PRAGMA compile_options").map { try $0.string(0) }

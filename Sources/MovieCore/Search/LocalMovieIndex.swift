@@ -19,8 +19,8 @@ import SQLiteStore
 /// How it stays fast at 100,000 movies (docs/BENCHMARKS.md): each row's FTS5 rowid is its `rank`, the
 /// popularity and id packed in one integer, so FTS5 walks a level's matches most popular first and stops
 /// after the page; the filters are tokens of a `facets` column (`y1994`, `lfr`, `adult`), so FTS5 applies
-/// them on its doclists and no row is read to filter or to sort. Counting stops at `countLimit` (the 500
-/// pages a client can ask for), which bounds the work of a word that is in every overview. The titles
+/// them on its doclists and no row is read to filter or to sort. Counting stops at `countLimit` (50
+/// pages), which bounds the work of a word that is in every overview. The titles
 /// have an FTS5 index of their own for the title levels.
 ///
 /// Rows are kept by movie id; a newer copy of a movie (by the time it was stored) replaces an older one,
@@ -211,14 +211,17 @@ public struct LocalMovieIndex: Sendable {
 
     // MARK: Reading
 
-    /// The most matches counted: all that the 500 pages a client may ask for can show.
-    static let countLimit = MoviePage.maxPage * LocalSearchQuery.pageSize
+    /// The most matches counted and served: 50 pages. Counting is most of the work for a word found in
+    /// most overviews, and an answer that says `complete: false` need not page as deep as TMDB's.
+    static let countLimit = 1_000
 
     /// Answers `query` from the index in `db`: the one implementation of the matching rules.
     static func search(_ query: LocalSearchQuery, in db: SQLiteConnection) throws -> MoviePage {
         let page = max(query.page, 1)
         let empty = MoviePage(page: page, totalPages: 1, totalResults: 0, results: [])
-        guard page <= MoviePage.maxPage, let expression = SearchExpression(query.query) else { return empty }
+        guard page <= countLimit / LocalSearchQuery.pageSize, let expression = SearchExpression(query.query) else {
+            return empty
+        }
         var filters: [String] = []
         switch query.releaseYearFilter {
         case .none: break
