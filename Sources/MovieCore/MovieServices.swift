@@ -57,9 +57,6 @@ public final class MovieServices: Sendable {
     public let favorites: FavoritesStore
     /// The activity log (buffered recording; see `EventLog`).
     public let events: EventLog
-    /// Offline search over every movie stored in this data directory (the demo catalog has its own:
-    /// `DemoCatalog.search`).
-    public let searchIndex: LocalMovieIndex
 
     public init(configuration: ServicesConfiguration) throws {
         self.configuration = configuration
@@ -88,7 +85,6 @@ public final class MovieServices: Sendable {
             store: AccountStore(database: store.database, sealer: Self.tokenSealer(configuration.firebase)),
             hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)
         favorites = FavoritesStore(database: store.database)
-        searchIndex = LocalMovieIndex(database: store.database)
         events = EventLog(
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
     }
