@@ -2,7 +2,7 @@
 """Benchmarks for movie-rpc's release binary, with a minimal Python JSON loop as the reference.
 
     python3 bench/bench.py                 # everything; prints a Markdown table
-    python3 bench/bench.py --only protocol # one section: protocol, catalog, accounts, events
+    python3 bench/bench.py --only protocol # one section: protocol, catalog, accounts, events, discovery
 
 Measures over real pipes (newline framing): time from spawn to first response, sequential round trip
 p50/p99, pipelined throughput, peak RSS (VmHWM), and the catalog figures against the fake TMDB server.
@@ -191,6 +191,46 @@ def catalog_section(binary: str, quick: bool) -> list[tuple]:
     return rows
 
 
+def discovery_section(binary: str, quick: bool) -> list[tuple]:
+    """Issue 12: cached movies.details with every include part, and catalog.sync of 20 popular pages with
+    details against a fake TMDB that allows 40 requests a second (429 with Retry-After past it)."""
+    from fake_tmdb import FakeTMDB
+
+    rows = []
+    n = 500 if quick else 3000
+    fake = FakeTMDB(api_key="bench-key", synthetic=True).start()
+    env = fresh_env(TMDB_API_KEY="bench-key", TMDB_BASE_URL=fake.base_url, MOVIE_RPC_OFFLINE_WINDOW="60",
+                    MOVIE_RPC_RECORD_EVENTS="0")
+    pipe = Pipe([binary], env)
+    everything = {"movieId": 550, "include": ["credits", "videos", "watchProviders", "releaseDates", "externalIds"],
+                  "region": "US", "cachePolicy": "cacheFirst"}
+    ok(pipe.call(request("movies.details", params=everything)))
+    before = fake.count("/3/movie/550")
+    seq = sequential(pipe, request("movies.details", params=everything), n)
+    assert fake.count("/3/movie/550") == before, "the cached answer went to TMDB"
+    rows.append(("tmdb (fake)", "cached movies.details with all include parts p50 / p99",
+                 f"{seq['p50_us']:.0f} / {seq['p99_us']:.0f} µs", "p50 ≤ 300 µs"))
+    pipe.close()
+
+    fake.max_per_second = 40
+    pipe = Pipe([binary], fresh_env(TMDB_API_KEY="bench-key", TMDB_BASE_URL=fake.base_url,
+                                   MOVIE_RPC_RECORD_EVENTS="0"))
+    with fake.lock:
+        fake.requests.clear()
+    start = time.perf_counter()
+    result = ok(pipe.call(request("catalog.sync", params={"popularPages": 20, "details": True})))
+    elapsed = time.perf_counter() - start
+    pipe.close()
+    fake.stop()
+    sent = sum(1 for r in fake.requests if r.startswith("/3/"))
+    floor = sent / 40
+    rows.append(("tmdb (fake), 40 req/s", "catalog.sync 20 popular pages + details of each movie",
+                 f"{elapsed:.1f} s for {sent} requests ({result['details']} details, {result['failed']} failed); "
+                 f"floor {floor:.1f} s; 429s {fake.rate_limited}, not waited out {fake.unhonoured_429s}",
+                 "no unhonoured 429; near the floor"))
+    return rows
+
+
 def fresh_env(**extra) -> dict:
     env = {**os.environ, "MOVIE_RPC_HOME": tempfile.mkdtemp(prefix="bench-home-")}
     for key in ("TMDB_API_KEY", "TMDB_ACCESS_TOKEN", "MOVIE_RPC_PASSWORD_ITERATIONS", "MOVIE_RPC_RECORD_EVENTS"):
@@ -318,7 +358,7 @@ def events_section(binary: str, quick: bool) -> list[tuple]:
 
 
 SECTIONS = {"protocol": protocol_section, "catalog": catalog_section, "accounts": accounts_section,
-            "events": events_section}
+            "events": events_section, "discovery": discovery_section}
 
 
 def main() -> int:

@@ -68,13 +68,18 @@ public final class MovieServices: Sendable {
             case .accessToken(let token): tmdbCredential = .accessToken(token)
             }
             let transport = SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds)
-            // Identical fetches are coalesced by the repository, per cache key; not again here.
-            let http = RetryingHTTPClient(wrapping: transport, maxRetryAfter: configuration.tmdbMaxRetryAfter)
+            // Identical fetches are coalesced by the repository, per cache key; not again here. Every request,
+            // retries included, is paced within TMDB's rate limit.
+            let http = RetryingHTTPClient(
+                wrapping: PacingHTTPClient(wrapping: transport), maxRetryAfter: configuration.tmdbMaxRetryAfter)
             let client = TMDBClient(
                 baseURL: configuration.tmdbBaseURL ?? TMDBClient.defaultBaseURL, credential: tmdbCredential, http: http)
+            // Every movie the cache stores is indexed in the same database; offline, search asks that index.
+            let index = LocalMovieIndex(database: store.database)
             repository = MovieRepository(
                 source: TMDBCatalogSource(client: client), cache: CatalogCache(database: store.database),
-                offlineWindow: configuration.offlineWindow)
+                offlineWindow: configuration.offlineWindow,
+                offlineSearch: { search in try await index.search(LocalSearchQuery(search)) })
         } else {
             repository = MovieRepository(source: DemoCatalog.embedded, cache: nil)
         }

@@ -213,3 +213,40 @@ final class TestClock: Sendable {
         #expect(Timestamp.parse("yesterday") == nil)
     }
 }
+
+/// The seam the local search index plugs into: `useOfflineSearch`.
+@Suite struct OfflineSearchSeamTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("seam-\(UUID().uuidString)")
+    let source = ScriptedSource()
+
+    static let indexed = MoviePage(page: 1, totalPages: 1, totalResults: 1, results: [
+        MovieSummary(
+            id: 9, title: "Léon", originalTitle: "Léon", overview: "", releaseDate: "1994-09-14", genreIds: [80],
+            voteAverage: 8, voteCount: 1, popularity: 1, adult: false, originalLanguage: "fr", posterPath: nil,
+            backdropPath: nil),
+    ])
+
+    func makeRepository() throws -> MovieRepository {
+        let store = try MovieStore(directory: DataDirectory(path: directory.path))
+        return MovieRepository(
+            source: source, cache: CatalogCache(database: store.database),
+            offlineSearch: { search in
+                #expect(search.query == "leon")
+                return Self.indexed
+            })
+    }
+
+    @Test func theIndexAnswersWhenTMDBCannotAndSaysItMayBeIncomplete() async throws {
+        let repository = try makeRepository()
+        source.fail(with: .offline)
+        let offline = try await repository.search(MovieSearch(query: "leon"))
+        #expect(offline.source == .cache && offline.complete == false && offline.value == Self.indexed)
+        source.fail(with: .server(httpStatus: 503, retryable: true, message: "down"))
+        #expect(try await repository.search(MovieSearch(query: "leon")).complete == false)
+        let cacheOnly = try await repository.search(MovieSearch(query: "leon"), policy: .cacheOnly)
+        #expect(cacheOnly.complete == false)
+        await #expect(throws: MovieError.upstream(httpStatus: 503, retryable: true, message: "down")) {
+            try await repository.search(MovieSearch(query: "leon"), policy: .networkOnly)
+        }
+    }
+}

@@ -71,7 +71,11 @@ import Testing
             budget: 0, revenue: 0, spokenLanguages: [], productionCompanies: [])
         let sourced = Sourced(value: details, source: .demo, fetchedAt: Self.fetchedAt, stale: false)
         try expectGolden(MoviesLatest.Result(sourced: sourced), Self.goldenLatest)
-        let before = #"{"adult":false,"fetchedAt":"2026-01-01T00:00:00.000Z","genreIds":[1,2],"id":1,"originalLanguage":"en","originalTitle":"o","overview":"","popularity":0.5,"releaseDate":"","runtime":null,"source":"demo","stale":false,"status":"Released","title":"T\"","voteAverage":0,"voteCount":0}"#
+        let before =
+            #"{"adult":false,"fetchedAt":"2026-01-01T00:00:00.000Z","genreIds":[1,2],"#
+            + #""id":1,"originalLanguage":"en","originalTitle":"o","overview":"","popularity":0.5,"#
+            + #""releaseDate":"","runtime":null,"source":"demo","stale":false,"status":"Released","#
+            + #""title":"T\"","voteAverage":0,"voteCount":0}"#
         #expect(try JSONDecoder().decode(JSONValue.self, from: Data(before.utf8))
             == JSONDecoder().decode(JSONValue.self, from: Data(Self.goldenLatest.utf8)))
     }
@@ -89,16 +93,48 @@ import Testing
             .init(genre: Genre(id: 18, name: "Drama"), movies: []), .init(genre: Genre(id: 0, name: "Other"), movies: []),
         ])
         try expectGolden(sections,
-            #"{"sections":[{"genre":{"id":18,"name":"Drama"},"movies":[]},{"genre":{"id":0,"name":"Other"},"movies":[]}]}"#)
+            #"{"sections":[{"genre":{"id":18,"name":"Drama"},"movies":[]},{"genre":{"id":0,"#
+                + #""name":"Other"},"movies":[]}]}"#)
     }
 
     // Golden bytes, as the separate Encodable and JSONWriter encodings both gave them before they were
     // made one.
-    static let goldenPage = #"{"page":2,"totalPages":500,"totalResults":180000,"results":[{"id":550,"title":"Fight \"Club\" \\ / naïve — 東京\n\t\u0001","originalTitle":"","overview":"a\rb\fc\b","releaseDate":"","genreIds":[18,53],"voteAverage":8,"voteCount":0,"popularity":61.4269,"adult":false,"originalLanguage":"en","posterPath":"/pB8.jpg","posterUrl":"https://image.tmdb.org/t/p/w500/pB8.jpg","backdropPath":null,"backdropUrl":null},{"id":1,"title":"","originalTitle":"x","overview":"","releaseDate":"2020-01-01","genreIds":[],"voteAverage":1e-07,"voteCount":3,"popularity":123456789.5,"adult":true,"originalLanguage":"","posterPath":null,"posterUrl":null,"backdropPath":"/b.jpg","backdropUrl":"https://image.tmdb.org/t/p/w780/b.jpg"}],"source":"cache","fetchedAt":"1970-01-01T00:00:01.000Z","stale":true}"#
-    static let goldenDetails = #"{"id":550,"title":"Fight \"Club\" \\ / naïve — 東京\n\t\u0001","originalTitle":"","overview":"a\rb\fc\b","releaseDate":"","genreIds":[18,53],"voteAverage":8,"voteCount":0,"popularity":61.4269,"adult":false,"originalLanguage":"en","posterPath":"/pB8.jpg","posterUrl":"https://image.tmdb.org/t/p/w500/pB8.jpg","backdropPath":null,"backdropUrl":null,"tagline":"","runtime":null,"status":"Released","genres":[{"id":18,"name":"Drama"}],"homepage":"https://example.com/a/b","imdbId":null,"budget":63000000,"revenue":0,"spokenLanguages":["English","Français"],"productionCompanies":[],"source":"network","fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#
-    static let goldenFavorites = #"{"favorites":[{"movieId":550,"addedAt":"1970-01-01T00:00:02.000Z","movie":{"id":550,"title":"Fight \"Club\" \\ / naïve — 東京\n\t\u0001","originalTitle":"","overview":"a\rb\fc\b","releaseDate":"","genreIds":[18,53],"voteAverage":8,"voteCount":0,"popularity":61.4269,"adult":false,"originalLanguage":"en","posterPath":"/pB8.jpg","posterUrl":"https://image.tmdb.org/t/p/w500/pB8.jpg","backdropPath":null,"backdropUrl":null}}]}"#
-    static let goldenGenres = #"{"genres":[{"id":28,"name":"Action"},{"id":10770,"name":"TV \"Movie\""}],"source":"demo","fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#
-    static let goldenLatest = #"{"id":1,"title":"T\"","originalTitle":"o","overview":"","releaseDate":"","genreIds":[1,2],"voteAverage":0,"voteCount":0,"popularity":0.5,"adult":false,"originalLanguage":"en","runtime":null,"status":"Released","source":"demo","fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#
+    static let goldenPage =
+        #"{"page":2,"totalPages":500,"totalResults":180000,"results":[{"id":550,"#
+        + #""title":"Fight \"Club\" \\ / naïve — 東京\n\t\u0001","originalTitle":"","#
+        + #""overview":"a\rb\fc\b","releaseDate":"","genreIds":[18,53],"voteAverage":8,"#
+        + #""voteCount":0,"popularity":61.4269,"adult":false,"originalLanguage":"en","#
+        + #""posterPath":"/pB8.jpg","posterUrl":"https://image.tmdb.org/t/p/w500/pB8.jpg","#
+        + #""backdropPath":null,"backdropUrl":null},{"id":1,"title":"","originalTitle":"x","#
+        + #""overview":"","releaseDate":"2020-01-01","genreIds":[],"voteAverage":1e-07,"#
+        + #""voteCount":3,"popularity":123456789.5,"adult":true,"originalLanguage":"","#
+        + #""posterPath":null,"posterUrl":null,"backdropPath":"/b.jpg","backdropUrl":"https://image.tmdb.org/t/p/w780/b.jpg"}],"#
+        + #""source":"cache","fetchedAt":"1970-01-01T00:00:01.000Z","stale":true}"#
+    static let goldenDetails =
+        #"{"id":550,"title":"Fight \"Club\" \\ / naïve — 東京\n\t\u0001","originalTitle":"","#
+        + #""overview":"a\rb\fc\b","releaseDate":"","genreIds":[18,53],"voteAverage":8,"#
+        + #""voteCount":0,"popularity":61.4269,"adult":false,"originalLanguage":"en","#
+        + #""posterPath":"/pB8.jpg","posterUrl":"https://image.tmdb.org/t/p/w500/pB8.jpg","#
+        + #""backdropPath":null,"backdropUrl":null,"tagline":"","runtime":null,"status":"Released","#
+        + #""genres":[{"id":18,"name":"Drama"}],"homepage":"https://example.com/a/b","#
+        + #""imdbId":null,"budget":63000000,"revenue":0,"spokenLanguages":["English","#
+        + #""Français"],"productionCompanies":[],"source":"network","fetchedAt":"2026-01-01T00:00:00.000Z","#
+        + #""stale":false}"#
+    static let goldenFavorites =
+        #"{"favorites":[{"movieId":550,"addedAt":"1970-01-01T00:00:02.000Z","movie":{"id":550,"#
+        + #""title":"Fight \"Club\" \\ / naïve — 東京\n\t\u0001","originalTitle":"","#
+        + #""overview":"a\rb\fc\b","releaseDate":"","genreIds":[18,53],"voteAverage":8,"#
+        + #""voteCount":0,"popularity":61.4269,"adult":false,"originalLanguage":"en","#
+        + #""posterPath":"/pB8.jpg","posterUrl":"https://image.tmdb.org/t/p/w500/pB8.jpg","#
+        + #""backdropPath":null,"backdropUrl":null}}]}"#
+    static let goldenGenres =
+        #"{"genres":[{"id":28,"name":"Action"},{"id":10770,"name":"TV \"Movie\""}],"#
+        + #""source":"demo","fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#
+    static let goldenLatest =
+        #"{"id":1,"title":"T\"","originalTitle":"o","overview":"","releaseDate":"","#
+        + #""genreIds":[1,2],"voteAverage":0,"voteCount":0,"popularity":0.5,"adult":false,"#
+        + #""originalLanguage":"en","runtime":null,"status":"Released","source":"demo","#
+        + #""fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#
 
     @Test func writerEscapesLikeJSON() throws {
         var writer = JSONWriter()

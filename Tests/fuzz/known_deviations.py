@@ -28,6 +28,11 @@ PROSE_RULES = {
     "cursor",  # "Opaque: the nextCursor of an earlier page."
     "query",  # "control characters other than tab and line breaks are refused"
     "params",  # events.add: EventScalar "a string (at most 10,000 characters in events.add)"
+    # movies.discover: "Paired filters are checked ... (-32010)"; Date: "a real calendar date"
+    "watchRegion", "certificationCountry", "releasedFrom", "releasedTo", "minRuntime",
+    "region",  # watchProviders and details: an ISO 3166-1 country code that exists (the pattern admits XX)
+    "genres",  # catalog.sync: "At most 19 distinct genre ids"
+    "progressToken",  # "A string token is at most 256 bytes" (maxLength counts characters)
 }
 
 # Open deviations, by name; see docs/RELIABILITY.md for each one's reproduction. None open: the last four

@@ -175,6 +175,11 @@ def external_ids(movie: dict) -> dict:
             "twitter_id": None}
 
 
+def synthetic_movie(number: int) -> dict:
+    return {"id": number, "title": f"Synthetic Movie {number}", "genreIds": [28 if number % 2 else 35],
+            "popularity": 1.0, "releaseDate": "2020-01-01", "posterPath": f"/s{number}.jpg"}
+
+
 def person_list_item(pid: int) -> dict:
     return {"adult": False, "gender": 2, "id": pid, "known_for_department": "Acting" if pid < 500 else "Directing",
             "name": person_name(pid), "original_name": person_name(pid), "popularity": 1.0,
@@ -243,6 +248,12 @@ class FakeTMDB:
         self.fault_times: int | None = None
         self.retry_after: int | None = 1
         self.delay = 0.0
+        # A rate limit as TMDB's (about 40 requests a second): past it, 429 with Retry-After: 1.
+        self.max_per_second: int | None = None
+        self.rate_limited = 0                  # 429s served for the limit
+        self.unhonoured_429s = 0               # the same request again before its Retry-After passed
+        self._recent: list[float] = []
+        self._limited_until: dict[str, float] = {}
         self._server: socketserver.ThreadingTCPServer | None = None
         self._thread: threading.Thread | None = None
         self._connections: set[socket.socket] = set()
@@ -339,6 +350,9 @@ class FakeTMDB:
         if url.path.startswith("/t/p/"):
             return self._send(h, 200, FAKE_JPEG, "image/jpeg")
 
+        if self.max_per_second and self._over_the_limit(h.path):
+            return self._send(h, 429, error_body(25, "Your request count (41) is over the allowed limit of (40)."),
+                              extra={"Retry-After": "1"})
         fault, retry_after, delay = self._take_fault()
         if fault == "slow":
             time.sleep(delay or 3.0)
@@ -363,6 +377,19 @@ class FakeTMDB:
             return self._send(h, 401, error_body(7, "Invalid API key: You must be granted a valid key."))
         status, body = self._route(url.path, query)
         self._send(h, status, json.dumps(body).encode())
+
+    def _over_the_limit(self, path: str) -> bool:
+        now = time.monotonic()
+        with self.lock:
+            if self._limited_until.get(path, 0) > now:
+                self.unhonoured_429s += 1
+            self._recent = [t for t in self._recent if now - t < 1.0]
+            if len(self._recent) >= self.max_per_second:
+                self.rate_limited += 1
+                self._limited_until[path] = now + 1.0
+                return True
+            self._recent.append(now)
+            return False
 
     def _authorized(self, h, query) -> bool:
         if self.api_key and query.get("api_key") == self.api_key:
@@ -473,6 +500,9 @@ class FakeTMDB:
                 genres = [{"id": g["id"], "name": GERMAN_GENRES.get(g["id"], g["name"])} for g in genres]
             return 200, {"genres": genres}
         if path == "/3/movie/popular":
+            if self.synthetic:  # benchmarks: as many distinct movies as pages ask for
+                return envelope(movies + [synthetic_movie(10_000_000 + n) for n in range(page * 20)],
+                                POPULAR_TOTAL_RESULTS)
             return envelope(movies, POPULAR_TOTAL_RESULTS)
         if path == "/3/discover/movie":
             return paged(discover(movies, query))
@@ -480,25 +510,22 @@ class FakeTMDB:
             return 200, LATEST
         if path.startswith("/3/movie/"):
             tail = path.rsplit("/", 1)[-1]
-            for movie in movies:
-                if tail.isdigit() and movie["id"] == int(tail):
-                    body = details(movie, language)
-                    appended = [part for part in query.get("append_to_response", "").split(",") if part]
-                    if len(appended) > 20:
-                        return 400, {"success": False, "status_code": 18,
-                                     "status_message": "Too many append to response objects: The maximum number of "
-                                                       "remote calls is 20."}
-                    parts = {"credits": credits, "videos": videos, "watch/providers": watch_providers,
-                             "release_dates": release_dates, "external_ids": external_ids}
-                    for part in appended:
-                        if part in parts:
-                            body[part] = parts[part](movie)
-                    return 200, body
-            if self.synthetic and tail.isdigit() and int(tail) >= 10_000_000:
-                number = int(tail)
-                made_up = {"id": number, "title": f"Synthetic Movie {number}", "genreIds": [28 if number % 2 else 35],
-                           "popularity": 1.0, "releaseDate": "2020-01-01", "posterPath": f"/s{number}.jpg"}
-                return 200, details(made_up, language)
+            movie = by_id.get(int(tail)) if tail.isdigit() else None
+            if movie is None and self.synthetic and tail.isdigit() and int(tail) >= 10_000_000:
+                movie = synthetic_movie(int(tail))
+            if movie is not None:
+                body = details(movie, language)
+                appended = [part for part in query.get("append_to_response", "").split(",") if part]
+                if len(appended) > 20:
+                    return 400, {"success": False, "status_code": 18,
+                                 "status_message": "Too many append to response objects: The maximum number of "
+                                                   "remote calls is 20."}
+                parts = {"credits": credits, "videos": videos, "watch/providers": watch_providers,
+                         "release_dates": release_dates, "external_ids": external_ids}
+                for part in appended:
+                    if part in parts:
+                        body[part] = parts[part](movie)
+                return 200, body
         return 404, {"success": False, "status_code": 34, "status_message": "The resource you requested could not be found."}
 
     @staticmethod

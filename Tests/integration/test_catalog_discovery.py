@@ -164,7 +164,8 @@ def test_watch_providers_for_one_region(live, tmdb):
     us = client.call("movies.watchProviders", movieId=550, region="US")
     assert us["region"] == "US" and us["link"].endswith("locale=US")
     assert [p["name"] for p in us["rent"]] == ["Apple TV", "Google Play Movies"]
-    assert us["flatrate"][0] == {"providerId": 8, "name": "Netflix", "logoUrl": "https://image.tmdb.org/t/p/w92/logo8.jpg"}
+    assert us["flatrate"][0] == {"providerId": 8, "name": "Netflix",
+                                 "logoUrl": "https://image.tmdb.org/t/p/w92/logo8.jpg"}
     de = client.call("movies.watchProviders", movieId=550, region="DE")
     assert de["flatrate"] == [] and de["free"] == [] and de["buy"]
     # One TMDB answer holds every country: the second region came from it.

@@ -488,3 +488,68 @@ def test_notifications_cancelled_cancels_a_slow_call(spawn_mcp):
         pipe.assert_alive()
     finally:
         tmdb.stop()
+
+
+# ---------------------------------------------------------------- the finding tools (#12)
+
+
+@pytest.fixture
+def live_params(server_binary, server_env):
+    """The server against a fake TMDB, as an agent host would start it."""
+    from fake_tmdb import FakeTMDB
+    fake = FakeTMDB(api_key=TMDB_KEY).start()
+    changes = dict(server_env)
+    changes.update(LOCAL)
+    changes.update({"TMDB_API_KEY": TMDB_KEY, "TMDB_BASE_URL": fake.base_url, "MOVIE_RPC_TMDB_TIMEOUT": "5"})
+    yield StdioServerParameters(command=server_binary,
+                                env={name: value for name, value in changes.items() if value is not None})
+    fake.stop()
+
+
+@pytest.mark.anyio
+async def test_finding_tools_tell_an_agent_which_to_pick(connect):
+    async with connect() as session:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    for name in ["movies_search", "movies_trending", "movies_topRated", "movies_nowPlaying", "movies_upcoming",
+                 "movies_discover", "movies_credits", "movies_videos", "movies_watchProviders",
+                 "movies_recommendations", "movies_similar", "movies_find", "people_search", "people_details"]:
+        assert name in tools and tools[name].output_schema["type"] == "object", name
+    assert "title" in tools["movies_search"].description and "movies.discover" in tools["movies_search"].description
+    assert "movies.search" in tools["movies_discover"].description
+    assert "IMDb" in tools["movies_find"].description
+    assert tools["movies_discover"].input_schema["properties"]["sortBy"]["enum"]
+    assert tools["movies_search"].input_schema["required"] == ["query"]
+
+
+@pytest.mark.anyio
+async def test_finding_tools_answer_from_tmdb(connect, live_params, contract):
+    async with connect(params=live_params) as session:
+        found = await call_ok(session, contract, "movies_search", {"query": "fight club"})
+        assert found.structured_content["results"][0]["id"] == 550
+        assert "Fight Club" in text_of(found)
+        by_id = await call_ok(session, contract, "movies_find", {"imdbId": "tt0137523"})
+        assert by_id.structured_content["id"] == 550
+        dramas = await call_ok(session, contract, "movies_discover", {"genreIds": [18], "sortBy": "vote_average.desc"})
+        assert all(18 in m["genreIds"] for m in dramas.structured_content["results"])
+        credits = await call_ok(session, contract, "movies_credits", {"movieId": 550})
+        assert credits.structured_content["cast"][0]["order"] == 0
+        await call_ok(session, contract, "movies_videos", {"movieId": 550})
+        await call_ok(session, contract, "movies_watchProviders", {"movieId": 550, "region": "US"})
+        await call_ok(session, contract, "movies_trending", {"window": "week"})
+        await call_ok(session, contract, "movies_nowPlaying", {})
+        await call_ok(session, contract, "movies_similar", {"movieId": 550})
+        people = await call_ok(session, contract, "people_search", {"query": "Performer 110"})
+        person = people.structured_content["results"][0]["id"]
+        await call_ok(session, contract, "people_details", {"personId": person})
+        full = await call_ok(session, contract, "movies_details",
+                             {"movieId": 550, "include": ["credits", "videos", "releaseDates"], "region": "US"})
+        assert full.structured_content["certification"] == "R"
+        unpaired = await session.call_tool("movies_discover", {"certification": "R"})
+        assert unpaired.is_error and "certificationCountry" in text_of(unpaired)
+
+
+@pytest.mark.anyio
+async def test_the_demo_refuses_what_it_lacks_as_a_tool_error(connect):
+    async with connect() as session:
+        refused = await session.call_tool("movies_credits", {"movieId": 550})
+    assert refused.is_error and "demo catalog" in text_of(refused)

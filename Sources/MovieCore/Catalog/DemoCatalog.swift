@@ -37,7 +37,9 @@ public struct DemoCatalog: CatalogSource {
             guard data.genres.contains(where: { $0.id == genreID }) else { throw MovieError.notFound(request.subject) }
             return .page(paginate(data.movies.filter { ($0.genreIds ?? []).contains(genreID) }, page: page))
         case .details(let movieID, _):
-            guard let movie = data.movies.first(where: { $0.id == movieID }) else { throw MovieError.notFound(request.subject) }
+            guard let movie = data.movies.first(where: { $0.id == movieID }) else {
+                throw MovieError.notFound(request.subject)
+            }
             return .details(movie.details(genres: data.genres))
         case .latest:
             return .details(data.latest.details(genres: data.genres))

@@ -24,14 +24,17 @@ public actor MovieRepository {
         init(task: Task<CatalogPayload, any Error>) { self.task = task }
     }
 
+    /// - Parameter offlineSearch: the local index's search, the stand-in for TMDB's when it cannot answer
+    ///   (see ``search(_:policy:)``); nil answers such searches from cached identical searches only.
     public init(
         source: any CatalogSource, cache: CatalogCache?, offlineWindow: TimeInterval = 15,
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, offlineSearch: OfflineSearch? = nil
     ) {
         self.source = source
         self.cache = cache
         self.offlineWindow = offlineWindow
         self.now = now
+        self.offlineSearch = offlineSearch
     }
 
     /// True after a transport failure, until the network answers again or the window passes.
@@ -43,31 +46,28 @@ public actor MovieRepository {
     // MARK: Typed entry points
 
     public func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
-        try await fetch(.genres(language: language), policy: policy).map { payload in
-            guard case .genres(let genres) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
-            return genres
-        }
+        try await typed(.genres(language: language), policy) { if case .genres(let value) = $0 { value } else { nil } }
     }
 
-    public func page(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MoviePage> {
-        try await fetch(request, policy: policy).map { payload in
-            guard case .page(let page) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
-            return page
-        }
+    public func page(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MoviePage> {
+        try await typed(request, policy) { if case .page(let value) = $0 { value } else { nil } }
     }
 
-    public func details(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieDetails> {
-        try await fetch(request, policy: policy).map { payload in
-            guard case .details(let details) = payload else { throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer") }
-            return details
-        }
+    public func details(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MovieDetails> {
+        try await typed(request, policy) { if case .details(let value) = $0 { value } else { nil } }
     }
 
     public func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
         try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
     }
 
-    public func videos(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Video]> {
+    public func videos(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<[Video]> {
         try await typed(request, policy) { if case .videos(let value) = $0 { value } else { nil } }
     }
 
@@ -80,15 +80,21 @@ public actor MovieRepository {
         }
     }
 
-    public func movie(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieSummary> {
+    public func movie(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MovieSummary> {
         try await typed(request, policy) { if case .movie(let value) = $0 { value } else { nil } }
     }
 
-    public func people(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonPage> {
+    public func people(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<PersonPage> {
         try await typed(request, policy) { if case .people(let value) = $0 { value } else { nil } }
     }
 
-    public func person(_ request: CatalogRequest, policy: CachePolicy = .networkFirst) async throws -> Sourced<PersonDetails> {
+    public func person(
+        _ request: CatalogRequest, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<PersonDetails> {
         try await typed(request, policy) { if case .person(let value) = $0 { value } else { nil } }
     }
 
@@ -105,6 +111,16 @@ public actor MovieRepository {
 
     // MARK: Search, with the local index as the offline stand-in
 
+    /// Searches the movies stored locally: the stand-in for TMDB's search when it cannot be reached.
+    public typealias OfflineSearch = @Sendable (MovieSearch) async throws -> MoviePage
+
+    private var offlineSearch: OfflineSearch?
+
+    /// Installs the local index's search after the fact (the initializer takes it too).
+    public func useOfflineSearch(_ search: @escaping OfflineSearch) {
+        offlineSearch = search
+    }
+
     /// A title search: TMDB's answer, or its cached copy; when neither is available (offline, TMDB failing,
     /// or `cacheOnly` with no copy), the local index's answer with `complete: false`, since the index
     /// only knows the movies stored here.
@@ -112,11 +128,10 @@ public actor MovieRepository {
         do {
             return try await page(.search(search), policy: policy)
         } catch let error as MovieError {
-            guard let cache, policy != .networkOnly, source.kind != .demo else { throw error }
+            guard let offlineSearch, policy != .networkOnly, source.kind != .demo else { throw error }
             switch error {
             case .offlineNotCached, .upstream:
-                // The index of every movie stored in the cache's database (pages, details, favorites).
-                let page = try await LocalMovieIndex(database: cache.database).search(LocalSearchQuery(search))
+                let page = try await offlineSearch(search)
                 return Sourced(value: page, source: .cache, fetchedAt: now(), stale: false, complete: false)
             default:
                 throw error

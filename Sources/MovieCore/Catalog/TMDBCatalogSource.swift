@@ -81,7 +81,8 @@ public struct TMDBCatalogSource: CatalogSource {
     static func map(_ error: TMDBError, subject: String) -> any Error {
         switch error {
         case .offline: return MovieError.offlineNotCached(subject)
-        case .unauthorized(let message): return MovieError.upstreamUnauthorized("TMDB rejected the credential: \(message)")
+        case .unauthorized(let message):
+            return MovieError.upstreamUnauthorized("TMDB rejected the credential: \(message)")
         case .notFound: return MovieError.notFound(subject)
         case .rateLimited(let retryAfter): return MovieError.rateLimited(retryAfter: retryAfter)
         case .server(let httpStatus, _, let message, let retryable):

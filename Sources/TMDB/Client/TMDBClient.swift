@@ -32,10 +32,11 @@ public struct TMDBClient: Sendable {
         self.redactor = SecretRedactor(credential: credential)
     }
 
-    /// A client over ``SocketHTTPClient`` that retries HTTP 429.
+    /// A client over ``SocketHTTPClient`` that paces requests within TMDB's rate limit and retries HTTP 429.
     public static func standard(credential: TMDBCredential, timeoutSeconds: Double = 10) -> TMDBClient {
         let transport = SocketHTTPClient(timeoutSeconds: timeoutSeconds)
-        return TMDBClient(credential: credential, http: RetryingHTTPClient(wrapping: transport))
+        return TMDBClient(
+            credential: credential, http: RetryingHTTPClient(wrapping: PacingHTTPClient(wrapping: transport)))
     }
 
     /// Sends `endpoint` and decodes its response.

@@ -1,9 +1,11 @@
 import JSONRPC
 import MovieCore
 
-/// `catalog.sync`: prefetches the genre list, the first popular pages and each chosen genre's first page,
-/// so that the catalog works offline later. Reports `$/progress` when given a `progressToken`;
-/// cancellable between steps.
+/// `catalog.sync`: prefetches the genre list, the first popular, trending and top rated pages, each chosen
+/// genre's first page and, with `details`, every saved movie's details with credits and videos (one
+/// request each, four at a time), so that the catalog works offline later. The TMDB client paces every
+/// request within TMDB's rate limit and a 429 holds them all back (`PacingHTTPClient`). Reports
+/// `$/progress` when given a `progressToken`; cancellable between steps.
 public struct CatalogSync: MovieMethod {
     public static let name = "catalog.sync"
 
@@ -27,6 +29,9 @@ public struct CatalogSync: MovieMethod {
 
     public struct Params: Decodable, Sendable {
         public var popularPages: Int?
+        public var trending: Int?
+        public var topRated: Int?
+        public var details: Bool?
         public var genres: GenreSelection?
         public var language: String?
         public var progressToken: ProgressToken?
@@ -48,7 +53,11 @@ public struct CatalogSync: MovieMethod {
         public var genres: Int
         public var pages: Int
         public var movies: Int
+        /// Movies whose details (with credits and videos) were saved.
+        public var details: Int
+        /// The first ``CatalogSync/maxFailuresListed`` failures; `failuresOmitted` counts the rest.
         public var failures: [Failure]
+        public var failuresOmitted: Int
         public var source: String
     }
 
@@ -63,55 +72,189 @@ public struct CatalogSync: MovieMethod {
     }
 
     static let maxPopularPages = 50
+    static let maxListPages = 20
+    /// TMDB has 19 movie genres.
+    static let maxGenres = 19
+    /// Details fetched at most per sync: the movies of 50 popular, 20 trending and 20 top rated pages
+    /// and 19 genres hold fewer than 2,200; this keeps a call's upstream requests bounded.
+    static let maxDetails = 2_200
+    static let maxFailuresListed = 20
+    static let detailsInParallel = 4
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
-        let popularPages = params.popularPages ?? 3
-        guard (0...maxPopularPages).contains(popularPages) else {
-            throw ResponseError.invalidParams("popularPages must be between 0 and \(maxPopularPages)", field: "popularPages")
-        }
+        let popularPages = try pages(params.popularPages ?? 3, max: maxPopularPages, field: "popularPages")
+        let trendingPages = try pages(params.trending ?? 0, max: maxListPages, field: "trending")
+        let topRatedPages = try pages(params.topRated ?? 0, max: maxListPages, field: "topRated")
         let language = try CatalogParams.language(params.language)
+        let token = try ProgressTokens.checked(params.progressToken)
+        let requestedGenres = try genreIDs(params.genres)
         let repository = server.services.repository
 
         let genres = try await repository.genres(language: language, policy: .networkFirst)
-        let genreIDs: [Int]
-        switch params.genres ?? .some([]) {
-        case .all: genreIDs = genres.value.map(\.id)
-        case .some(let ids):
-            for (index, id) in ids.enumerated() where id <= 0 {
-                throw ResponseError.invalidParams("genres[\(index)] must be a positive genre id", field: "genres[\(index)]")
-            }
-            genreIDs = ids
-        }
-        let steps: [CatalogRequest] = (1...max(1, popularPages)).prefix(popularPages).map {
-            .popular(page: $0, language: language, region: nil)
-        } + genreIDs.map { .byGenre(genreID: $0, page: 1, language: language, region: nil) }
-        let total = steps.count + 1
-        var result = Result(
-            total: total, succeeded: 1, failed: 0, genres: genres.value.count, pages: 0, movies: 0, failures: [],
-            source: genres.source.rawValue)
-        report(request, params.progressToken, done: 1, total: total, message: "Genres")
+        let genreIDs = requestedGenres ?? genres.value.map(\.id)
+        let steps: [CatalogRequest] = (0..<popularPages).map { .popular(page: $0 + 1, language: language, region: nil) }
+            + (0..<trendingPages).map { .trending(window: .day, page: $0 + 1, language: language) }
+            + (0..<topRatedPages).map { .list(.topRated, page: $0 + 1, language: language, region: nil) }
+            + genreIDs.map { .byGenre(genreID: $0, page: 1, language: language, region: nil) }
+        var report = Report(total: steps.count + 1, source: genres.source.rawValue, genres: genres.value.count)
+        report.succeed()
+        notify(request, token, report, message: "Genres")
 
-        for (index, step) in steps.enumerated() {
+        var movieIDs: [Int] = []
+        var seen = Set<Int>()
+        for step in steps {
             try Task.checkCancellation()
-            do {
-                let page = try await repository.page(step, policy: .networkOnly)
-                result.succeeded += 1
-                result.pages += 1
-                result.movies += page.value.results.count
-            } catch let error as MovieError {
-                let wire = WireErrors.map(error)
-                result.failed += 1
-                result.failures.append(Failure(item: step.subject, code: wire.code.rawValue, message: wire.message))
+            switch await fetch(step, { try await repository.page(step, policy: .networkOnly) }) {
+            case .success(let page):
+                report.succeed()
+                report.result.pages += 1
+                report.result.movies += page.value.results.count
+                for movie in page.value.results where seen.insert(movie.id).inserted { movieIDs.append(movie.id) }
+            case .failure(let failure):
+                report.fail(failure)
             }
-            report(request, params.progressToken, done: index + 2, total: total, message: step.subject)
+            notify(request, token, report, message: step.subject)
+        }
+
+        if params.details == true {
+            let detailSteps = movieIDs.prefix(maxDetails).map {
+                CatalogRequest.detailsWithParts(movieID: $0, language: language)
+            }
+            report.result.total += detailSteps.count
+            try await withThrowingTaskGroup(of: (CatalogRequest, Outcome<MovieDetails>).self) { group in
+                var pending = detailSteps.makeIterator()
+                func startNext() {
+                    guard let step = pending.next() else { return }
+                    group.addTask {
+                        (step, await fetch(step, { try await repository.details(step, policy: .networkOnly) }))
+                    }
+                }
+                for _ in 0..<detailsInParallel { startNext() }
+                while let (step, outcome) = try await group.next() {
+                    try Task.checkCancellation()
+                    switch outcome {
+                    case .success:
+                        report.succeed()
+                        report.result.details += 1
+                    case .failure(let failure):
+                        report.fail(failure)
+                    }
+                    notify(request, token, report, message: step.subject)
+                    startNext()
+                }
+            }
         }
         try Task.checkCancellation()
-        await server.services.record(.catalogSynced(pages: result.pages))
-        return result
+        await server.services.record(.catalogSynced(pages: report.result.pages))
+        return report.result
     }
 
-    private static func report(_ request: RequestContext, _ token: ProgressToken?, done: Int, total: Int, message: String) {
+    enum Outcome<Value: Sendable>: Sendable {
+        case success(Sourced<Value>)
+        case failure(Failure)
+    }
+
+    /// One step. A step still rate limited after the HTTP layer's retries waits out the `Retry-After` and
+    /// is tried again, twice at most: a sync is worth finishing.
+    private static func fetch<Value: Sendable>(
+        _ step: CatalogRequest, _ body: @Sendable () async throws -> Sourced<Value>
+    ) async -> Outcome<Value> {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return .success(try await body())
+            } catch MovieError.rateLimited(let retryAfter) where attempt < 3 {
+                do {
+                    try await Task.sleep(for: .milliseconds(Int64(min(max(retryAfter ?? 1, 0), 60) * 1000)))
+                } catch {
+                    return .failure(failure(step, error))
+                }
+            } catch {
+                return .failure(failure(step, error))
+            }
+        }
+    }
+
+    private static func failure(_ step: CatalogRequest, _ error: any Error) -> Failure {
+        let wire = WireErrors.map(error)
+        return Failure(item: step.subject, code: wire.code.rawValue, message: wire.message)
+    }
+
+    private struct Report {
+        var result: Result
+
+        init(total: Int, source: String, genres: Int) {
+            result = Result(
+                total: total, succeeded: 0, failed: 0, genres: genres, pages: 0, movies: 0, details: 0, failures: [],
+                failuresOmitted: 0, source: source)
+        }
+
+        var done: Int { result.succeeded + result.failed }
+
+        mutating func succeed() { result.succeeded += 1 }
+
+        mutating func fail(_ failure: Failure) {
+            result.failed += 1
+            if result.failures.count < CatalogSync.maxFailuresListed {
+                result.failures.append(failure)
+            } else {
+                result.failuresOmitted += 1
+            }
+        }
+    }
+
+    private static func pages(_ count: Int, max: Int, field: String) throws -> Int {
+        guard (0...max).contains(count) else {
+            throw ResponseError.invalidParams("\(field) must be between 0 and \(max)", field: field)
+        }
+        return count
+    }
+
+    /// The chosen genres, duplicates dropped (3,000 copies of one id are one request); nil for "all".
+    private static func genreIDs(_ selection: GenreSelection?) throws -> [Int]? {
+        switch selection ?? .some([]) {
+        case .all:
+            return nil
+        case .some(let ids):
+            var seen = Set<Int>()
+            var unique: [Int] = []
+            for (index, id) in ids.enumerated() {
+                guard id > 0 else {
+                    throw ResponseError.invalidParams(
+                        "genres[\(index)] must be a positive genre id", field: "genres[\(index)]")
+                }
+                if seen.insert(id).inserted {
+                    unique.append(id)
+                    guard unique.count <= maxGenres else {
+                        throw ResponseError.invalidParams(
+                            "genres must name at most \(maxGenres) distinct genres (TMDB has \(maxGenres))",
+                            field: "genres")
+                    }
+                }
+            }
+            return unique
+        }
+    }
+
+    private static func notify(_ request: RequestContext, _ token: ProgressToken?, _ report: Report, message: String) {
         guard let token else { return }
-        request.notify("$/progress", Progress(token: token, value: .init(done: done, total: total, message: message)))
+        request.notify("$/progress", Progress(
+            token: token, value: .init(done: report.done, total: report.result.total, message: message)))
+    }
+}
+
+/// `progressToken` is echoed in every `$/progress`: its size is bounded so that a request cannot multiply
+/// its own bytes into the output.
+enum ProgressTokens {
+    static let maxStringBytes = 256
+
+    static func checked(_ token: RequestID?) throws -> RequestID? {
+        if case .string(let text)? = token, text.utf8.count > maxStringBytes {
+            throw ResponseError.invalidParams(
+                "progressToken must be an integer or a string of at most \(maxStringBytes) bytes",
+                field: "progressToken")
+        }
+        return token
     }
 }

@@ -52,7 +52,8 @@ public struct MoviesDetails: MovieMethod {
         let region = try CatalogParams.country(params.region, field: "region")
         let include = Set(params.include ?? [])
         guard (params.include ?? []).count <= AppendToResponse.maxParts else {
-            throw ResponseError.invalidParams("include must list at most \(AppendToResponse.maxParts) parts", field: "include")
+            throw ResponseError.invalidParams(
+                "include must list at most \(AppendToResponse.maxParts) parts", field: "include")
         }
         let catalogRequest: CatalogRequest = include.isEmpty
             ? .details(movieID: movieID, language: language) : .detailsWithParts(movieID: movieID, language: language)

@@ -46,7 +46,8 @@ public struct MoviesDiscover: MovieMethod {
             filter, page: try CatalogParams.page(params.page), language: try CatalogParams.language(params.language),
             region: try CatalogParams.region(params.region))
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
-        let sourced = try await server.services.repository.page(catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        let sourced = try await server.services.repository.page(
+            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
         return MoviePageResult(sourced, sizes: sizes)
     }
 
@@ -93,7 +94,8 @@ public struct MoviesDiscover: MovieMethod {
             }
             filter.certification = certification
         }
-        filter.certificationCountry = try CatalogParams.country(params.certificationCountry, field: "certificationCountry")
+        filter.certificationCountry = try CatalogParams.country(
+            params.certificationCountry, field: "certificationCountry")
         return filter
     }
 
@@ -107,7 +109,8 @@ public struct MoviesDiscover: MovieMethod {
         var unique: [Int] = []
         for (index, id) in ids.enumerated() {
             guard id > 0 else {
-                throw ResponseError.invalidParams("\(field)[\(index)] must be a positive id", field: "\(field)[\(index)]")
+                throw ResponseError.invalidParams(
+                    "\(field)[\(index)] must be a positive id", field: "\(field)[\(index)]")
             }
             if seen.insert(id).inserted { unique.append(id) }
         }

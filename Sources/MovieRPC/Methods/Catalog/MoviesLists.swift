@@ -13,7 +13,8 @@ extension MovieListMethod {
             list, page: try CatalogParams.page(params.page), language: try CatalogParams.language(params.language),
             region: try CatalogParams.region(params.region))
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
-        let sourced = try await server.services.repository.page(catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        let sourced = try await server.services.repository.page(
+            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
         return MoviePageResult(sourced, sizes: sizes)
     }
 }

@@ -27,8 +27,10 @@ public struct MoviesVideos: MovieMethod {
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
-        let catalogRequest = CatalogRequest.videos(movieID: movieID, language: try CatalogParams.language(params.language))
-        let sourced = try await server.services.repository.videos(catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        let catalogRequest = CatalogRequest.videos(
+            movieID: movieID, language: try CatalogParams.language(params.language))
+        let sourced = try await server.services.repository.videos(
+            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
         return Result(movieID: movieID, sourced: sourced)
     }
 }

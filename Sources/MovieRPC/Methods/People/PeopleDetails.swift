@@ -57,7 +57,8 @@ public struct PeopleDetails: MovieMethod {
             personID: try CatalogParams.positiveID(params.personId, field: "personId"),
             language: try CatalogParams.language(params.language))
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
-        let sourced = try await server.services.repository.person(catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        let sourced = try await server.services.repository.person(
+            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
         return Result(sourced: sourced, sizes: sizes)
     }
 }
