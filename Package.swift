@@ -47,6 +47,10 @@ let package = Package(
                              .when(platforms: [.linux], configuration: .release)),
             ]),
 
+        // Offline search over generated movies (bench/search-bench; docs/BENCHMARKS.md has the command).
+        .executableTarget(
+            name: "search-bench", dependencies: ["MovieCore", "SQLiteStore"], path: "bench/search-bench"),
+
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "HTTPTransportTests", dependencies: ["HTTPTransport"]),

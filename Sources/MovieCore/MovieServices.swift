@@ -85,9 +85,12 @@ public final class MovieServices: Sendable {
                 wrapping: PacingHTTPClient(wrapping: transport), maxRetryAfter: configuration.tmdbMaxRetryAfter)
             let client = TMDBClient(
                 baseURL: configuration.tmdbBaseURL ?? TMDBClient.defaultBaseURL, credential: tmdbCredential, http: http)
+            // Every movie the cache stores is indexed in the same database; offline, search asks that index.
+            let index = LocalMovieIndex(database: store.database)
             repository = MovieRepository(
                 source: TMDBCatalogSource(client: client), cache: CatalogCache(database: store.database),
-                offlineWindow: configuration.offlineWindow)
+                offlineWindow: configuration.offlineWindow,
+                offlineSearch: { search in try await index.search(LocalSearchQuery(search)) })
         } else {
             repository = MovieRepository(source: DemoCatalog.embedded, cache: nil)
         }

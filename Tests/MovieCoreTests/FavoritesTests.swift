@@ -181,7 +181,13 @@ import Testing
         }
         let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
         let ada = try await harness.service(on: old).register(email: "ada@example.com", password: "pw1")
-        try await FavoritesStore(database: old).add(userID: ada.id, movie: Self.movie(550))
+        // Written as that version wrote it (today's `add` also indexes the movie for offline search).
+        let json = String(decoding: try JSONEncoder().encode(Self.movie(550)), as: UTF8.self)
+        try await old.write { db in
+            try db.run(
+                "INSERT INTO favorites(user_id, movie_id, added_at, movie_json) VALUES (?, 550, ?, ?)",
+                [.text(ada.id), .text(Timestamp.string(Date())), .text(json)])
+        }
         try await old.close()
 
         let store = FavoritesStore(database: try MovieStore(directory: directory).database)

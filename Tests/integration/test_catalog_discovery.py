@@ -66,7 +66,9 @@ def test_search_parameters_are_part_of_the_cache_key(live, tmdb):
     client.call("movies.search", query="the", year=2020)
     tmdb.stop()
     assert client.call("movies.search", query="the", year=2019)["source"] == "cache"
-    assert error_of(client.call, "movies.search", query="the", year=2021).code == -32030
+    # Not cached under these parameters: the local index answers, saying it may be incomplete.
+    uncached = client.call("movies.search", query="the", year=2021)
+    assert uncached["source"] == "cache" and uncached["complete"] is False
 
 
 @pytest.mark.parametrize("params, field", [

@@ -63,7 +63,7 @@ public struct DemoCatalog: CatalogSource {
 
     func paginate(_ movies: [DemoMovie], page: Int) -> MoviePage {
         let totalPages = max(1, (movies.count + Self.pageSize - 1) / Self.pageSize)
-        let start = (page - 1) * Self.pageSize
+        let start = (min(max(page, 1), MoviePage.maxPage + 1) - 1) * Self.pageSize  // no overflow for any page
         let slice = start < movies.count ? movies[start..<min(movies.count, start + Self.pageSize)] : []
         return MoviePage(
             page: page, totalPages: totalPages, totalResults: movies.count, results: slice.map(\.summary))

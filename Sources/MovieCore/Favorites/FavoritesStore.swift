@@ -60,6 +60,8 @@ public struct FavoritesStore: Sendable {
                 try db.run(
                     "INSERT INTO favorites(user_id, movie_id, added_at, movie_json) VALUES (?, ?, ?, ?)",
                     [.text(userID), .integer(Int64(movieID)), .text(addedAt), .text(json)])
+                // Offline search finds what was made a favorite, even if it was never cached.
+                try LocalMovieIndex.index([movie], storedAt: date, in: db)
             } catch let error as SQLiteError where error.code == .constraintUnique {
                 throw MovieError.alreadyFavorite(movieID: movieID)
             } catch let error as SQLiteError where error.code == .constraintForeignKey {
