@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+        // glibc's mallopt, for the executable's malloc tuning.
+        .systemLibrary(name: "CMalloc"),
 
         // Wire protocol only: messages, framing, connection, dispatch, error codes.
         .target(name: "JSONRPC"),
@@ -37,7 +39,7 @@ let package = Package(
         // The method table: params/result types and handlers; wiring.
         .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
         .executableTarget(
-            name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC"],
+            name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC", "CMalloc"],
             linkerSettings: [
                 staticSwiftRuntime,
                 // Packed relative relocations (DT_RELR, glibc ≥ 2.36): the static Swift runtime's 2 MB relocation

@@ -51,10 +51,13 @@ public final class Database: Sendable {
         if hasReaders {
             let busyTimeout = configuration.busyTimeoutMilliseconds
             let cacheCapacity = configuration.statementCacheCapacity
+            let pageCacheKiB = max(0, configuration.readerCacheKiB)
             readers = ReaderPool(capacity: configuration.maximumReaderCount) {
-                try SQLiteConnection(
+                let reader = try SQLiteConnection(
                     path: path, readOnly: true, busyTimeoutMilliseconds: busyTimeout,
                     statementCacheCapacity: cacheCapacity)
+                try reader.execute("PRAGMA cache_size = -\(pageCacheKiB)")
+                return reader
             }
         } else {
             readers = nil

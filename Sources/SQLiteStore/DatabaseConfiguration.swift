@@ -19,6 +19,10 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// At most this many read-only connections serve ``Database/read(_:)`` beside the writer, opened as
     /// reads need them (GRDB's default is 5). 0 sends reads to the writer.
     public var maximumReaderCount: Int = 5
+    /// The page cache of each reader, in KiB (`PRAGMA cache_size = -N`; the writer keeps SQLite's 2,000).
+    /// Small, because the kernel caches the file for all of them anyway: five readers with SQLite's default
+    /// would hold up to 10 MiB more, and grow towards it as reads spread over them.
+    public var readerCacheKiB: Int = 256
 
     /// The defaults: 5 s busy timeout, WAL with `synchronous = NORMAL`, 64 cached statements, up to 5 readers.
     public init() {}

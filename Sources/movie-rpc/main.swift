@@ -1,3 +1,6 @@
+#if os(Linux)
+import CMalloc
+#endif
 import Dispatch
 import Foundation
 import JSONRPC
@@ -11,6 +14,12 @@ dup2(STDERR_FILENO, STDOUT_FILENO)
 signal(SIGPIPE, SIG_IGN)
 // SIGTERM, SIGINT and SIGHUP from here on end the process cleanly, once the server exists to be closed.
 TerminationSignals.install()
+// At most two malloc arenas: glibc's default (8 per core) gives each new thread one as it allocates, so
+// resident memory crept up as the database connections' dispatch queues ran on new worker threads (the
+// soak test's RSS check: +7.5 to 12.1 % after warm-up with the default, +5.6 to 6.9 % with two).
+#if os(Linux)
+mallopt(M_ARENA_MAX, 2)
+#endif
 
 let usage = """
     Usage: movie-rpc [--log-level debug|info|warning|error|off] [--help] [--version]

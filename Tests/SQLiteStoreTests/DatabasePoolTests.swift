@@ -171,6 +171,13 @@ import Testing
         #expect(ran.withLock { $0 } == false)
     }
 
+    @Test func readersHaveSmallPageCachesAndTheWriterSQLitesDefault() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try Database(path: directory.file("cache.sqlite"), migrator: Self.migrator)
+        #expect(try await database.read { db in try db.scalarInt("PRAGMA cache_size") } == -256)
+        #expect(try await database.writeWithoutTransaction { db in try db.scalarInt("PRAGMA cache_size") } == -2000)
+    }
+
     @Test func aDatabaseWithoutWALReadsOnTheWriter() async throws {
         let directory = try TemporaryDirectory()
         var configuration = DatabaseConfiguration()
