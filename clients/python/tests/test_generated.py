@@ -95,12 +95,13 @@ def test_check_mode_fails_when_the_document_changes(tmp_path: Path) -> None:
     spec.loader.exec_module(gen)
     document = json.loads((REPO / "schema" / "openrpc.json").read_text(encoding="utf-8"))
     before = gen.Generator(json.loads(json.dumps(document))).render()
-    document["methods"].append({"name": "movies.search", "params": [
+    # A method the document does not have (yet): the generated code must change with it.
+    document["methods"].append({"name": "movies.exampleLookup", "params": [
         {"name": "query", "required": True, "schema": {"type": "string"}},
         {"name": "primaryReleaseYear", "schema": {"type": "integer"}}],
         "result": {"name": "MoviePage", "schema": {"$ref": "#/components/schemas/MoviePage"}}})
     after = gen.Generator(document).render()
     assert after != before
-    assert "def movies_search(self, query: str, primary_release_year: Optional[int] = None) -> MoviePage:" \
+    assert "def movies_example_lookup(self, query: str, primary_release_year: Optional[int] = None) -> MoviePage:" \
         in after
     assert 'wire["primaryReleaseYear"] = primary_release_year' in after
