@@ -5,7 +5,8 @@ import Foundation
 ///
 /// - Identical concurrent requests share one upstream fetch (the only coalescing on the way to TMDB).
 /// - After a transport failure, calls within `offlineWindow` answer from the cache at once (no waiting
-///   for another timeout) while one background fetch re-checks the network.
+///   for another timeout) while one background fetch re-checks the network; `networkFirst` calls already
+///   waiting for TMDB when it fails are released to the cache too.
 /// - A memory layer in front of SQLite keeps hot cached answers from being decoded again.
 public actor MovieRepository {
     public let source: any CatalogSource
@@ -171,7 +172,7 @@ public actor MovieRepository {
             return answer(entry, request)
         }
         do {
-            return try await fromNetwork(request, key: key, cache: cache)
+            return try await untilOffline(request.subject) { try await self.fromNetwork(request, key: key, cache: cache) }
         } catch let error as MovieError {
             // Failures the cache can stand in for: offline, upstream 5xx and malformed answers.
             switch error {
@@ -224,9 +225,59 @@ public actor MovieRepository {
                 shared.task.cancel()
             }
         } catch let error as MovieError {
-            if case .offlineNotCached = error { offlineUntil = now().addingTimeInterval(offlineWindow) }
+            if case .offlineNotCached = error { wentOffline() }
             throw error
         }
+    }
+
+    // MARK: Going offline releases the requests still waiting for TMDB
+
+    /// `networkFirst` requests waiting for TMDB, released when another request finds it unreachable: they
+    /// then answer from the cache at once instead of each waiting for a timeout of its own.
+    private var offlineWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    private var lastOfflineWaiterID: UInt64 = 0
+
+    private func wentOffline() {
+        offlineUntil = now().addingTimeInterval(offlineWindow)
+        let released = offlineWaiters
+        offlineWaiters = [:]
+        for waiter in released.values { waiter.resume() }
+    }
+
+    /// Runs `operation` (a fetch from TMDB) until it finishes or the repository goes offline, whichever
+    /// comes first; in the second case throws `offlineNotCached` (the fetch is cancelled for this caller).
+    private func untilOffline<T: Sendable>(
+        _ subject: String, _ operation: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        lastOfflineWaiterID += 1
+        let id = lastOfflineWaiterID
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await operation() }
+            group.addTask { await self.waitUntilOffline(id); return nil }
+            defer { group.cancelAll() }
+            if let first = try await group.next(), let value = first { return value }
+            try Task.checkCancellation()
+            throw MovieError.offlineNotCached(subject)
+        }
+    }
+
+    /// Returns when the repository goes offline, or when the calling task is cancelled.
+    private func waitUntilOffline(_ id: UInt64) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                if isOffline || Task.isCancelled {
+                    waiter.resume()
+                } else {
+                    offlineWaiters[id] = waiter
+                }
+            }
+        } onCancel: {
+            Task { await self.stopWaitingUntilOffline(id) }
+        }
+    }
+
+    private func stopWaitingUntilOffline(_ id: UInt64) {
+        offlineWaiters.removeValue(forKey: id)?.resume()
     }
 
     private var waiters: [String: Int] = [:]
