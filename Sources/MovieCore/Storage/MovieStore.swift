@@ -15,7 +15,7 @@ public final class MovieStore: Sendable {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         let all = CatalogCache.migrations + AccountStore.migrations + EventLog.migrations
-            + FavoritesStore.migrations
+            + FavoritesStore.migrations + SyncStore.migrations
         for (identifier, migrate) in all {
             migrator.registerMigration(identifier, migrate)
         }

@@ -1,0 +1,468 @@
+import Foundation
+import HTTPTransport
+
+/// Keeps the logged-in Firebase user's favorites and profile fields in step with Cloud Firestore, local
+/// first: local changes are committed with their outbox entry (``SyncJournal``) and answered at once;
+/// this engine pushes the outbox in the background (batches of at most 500 writes), pulls what changed
+/// remotely since the last pull and applies it under ``ConflictRule``.
+///
+/// **When it runs:** at start and after a login; shortly after each local change (debounced); when a
+/// list is read and the last pull is older than the interval; periodically at that interval; on
+/// `sync.now`. One cycle at a time (pull, then push).
+///
+/// **Failures** never reach local answers. The outbox is kept; network failures, 5xx and 429 are retried
+/// with exponential backoff (1 s doubling to 5 min); an expired ID token is refreshed and the call made
+/// once more; a refusal by the security rules (403) or a malformed request is tried at most
+/// ``maxRefusals`` times in a row, then not again until a local change, a login or `sync.now`.
+/// `status()` says which state it is in and the last error in plain words (never a token).
+public actor SyncEngine {
+    public enum State: String, Sendable {
+        case disabled, idle, syncing, offline, error
+    }
+
+    public struct Status: Sendable, Equatable {
+        public var enabled: Bool
+        public var state: State
+        public var pending: Int
+        public var lastPushedAt: Date?
+        public var lastPulledAt: Date?
+        public var lastError: String?
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var pushed = 0
+        public var pulled = 0
+        public var conflicts = 0
+        public var pending = 0
+    }
+
+    /// `(done, total, message)` of a running cycle, for `$/progress`.
+    public typealias ProgressHandler = @Sendable (Int, Int, String) -> Void
+
+    /// Why a cycle did not complete, for `sync.now`.
+    public enum Failure: Error, Sendable, Equatable {
+        case notLoggedIn
+        case sessionEnded
+        case offline(String)
+        case refused(String)
+        case storage(StorageProblem)
+    }
+
+    let configuration: SyncConfiguration
+    let store: SyncStore
+    let accounts: AccountService
+    let client: FirestoreClient
+    private let now: @Sendable () -> Date
+
+    private var state: State = .idle
+    private var lastError: String?
+    /// Consecutive failed cycles; drives the backoff.
+    private var failures = 0
+    /// Consecutive refusals (403, 400): after ``maxRefusals`` no retry is scheduled.
+    private var refusals = 0
+    private var running: Task<Result<Report, Failure>, Never>?
+    private var timer: Task<Void, Never>?
+    private var timerDue: ContinuousClock.Instant?
+    private var timerGeneration = 0
+    private var lastPull: ContinuousClock.Instant?
+    private var closed = false
+
+    static let maxRefusals = 3
+    static let debounce = Duration.milliseconds(100)
+    static let maxBackoff = Duration.seconds(300)
+    /// Documents per query page and writes per commit.
+    static let pageSize = 500
+    /// Budgets per cycle: pages pulled, commits pushed (each at most 500 documents).
+    static let maxPullPages = 200
+    static let maxPushBatches = 200
+    /// Pulls ask again for changes committed this long before the newest one seen: a commit's server time
+    /// is taken when it starts, so one that takes longer to commit could land behind the cursor.
+    static let cursorOverlapMicroseconds: Int64 = 5_000_000
+
+    init(
+        configuration: SyncConfiguration, store: SyncStore, accounts: AccountService, client: FirestoreClient,
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.accounts = accounts
+        self.client = client
+        self.now = now
+    }
+
+    /// The engine for `configuration` over the data directory's database; `journal` is the one the
+    /// favorites and account stores record into.
+    public static func make(
+        configuration: SyncConfiguration, database: MovieStore, accounts: AccountService, journal: SyncJournal,
+        http: (any HTTPClient)? = nil
+    ) -> SyncEngine {
+        let client = FirestoreClient(
+            configuration: configuration, http: http ?? SocketHTTPClient(timeoutSeconds: configuration.timeoutSeconds))
+        let engine = SyncEngine(
+            configuration: configuration, store: SyncStore(database: database.database), accounts: accounts,
+            client: client)
+        journal.setChangeHandler { [weak engine] in
+            guard let engine else { return }
+            Task { await engine.localChangeMade() }
+        }
+        accounts.syncHooks.setBeforeDelete { [weak engine] userID, idToken in
+            try await engine?.deleteRemoteData(userID: userID, idToken: idToken)
+        }
+        return engine
+    }
+
+    // MARK: Triggers
+
+    /// At start: a first cycle if someone is logged in.
+    public func start() {
+        schedule(after: .zero)
+    }
+
+    /// A change was committed locally: push soon.
+    func localChangeMade() {
+        refusals = 0
+        schedule(after: Self.debounce)
+    }
+
+    /// The user changed (login, logout): the state starts over, and a login syncs at once.
+    public func userChanged() {
+        failures = 0
+        refusals = 0
+        lastError = nil
+        lastPull = nil
+        state = .idle
+        schedule(after: .zero)
+    }
+
+    /// A list is being read: pull in the background if the last pull is older than the interval.
+    public func pullIfStale() {
+        if let lastPull, ContinuousClock.now - lastPull < .seconds(configuration.pullInterval) { return }
+        guard running == nil, refusals < Self.maxRefusals else { return }
+        schedule(after: .zero)
+    }
+
+    /// One cycle now (after the one running, if any): what it pushed, pulled and decided.
+    public func syncNow(progress: ProgressHandler? = nil) async throws(Failure) -> Report {
+        refusals = 0
+        let outcome = await cycle(progress: progress)
+        return try outcome.get()
+    }
+
+    /// Pushes what is pending within `deadline` (a clean exit, a logout); what is left stays queued.
+    public func flush(within deadline: Duration) async {
+        guard let userID = await accounts.currentUserID(),
+              let times = try? await store.times(userID: userID), times.pending > 0
+        else { return }
+        await Self.race(deadline) { _ = await self.cycle(progress: nil) }
+    }
+
+    /// Stops the background work after pushing what it can within the configured deadline.
+    public func close() async {
+        await flush(within: configuration.exitDeadline)
+        closed = true
+        timer?.cancel()
+        timer = nil
+    }
+
+    // MARK: Status
+
+    public func status() async -> Status {
+        guard let userID = await accounts.currentUserID() else {
+            return Status(enabled: false, state: .disabled, pending: 0, lastError: nil)
+        }
+        guard let times = try? await store.times(userID: userID) else {
+            return Status(enabled: true, state: .error, pending: 0, lastError: StorageProblem.other.message)
+        }
+        return Status(
+            enabled: true, state: state, pending: times.pending,
+            lastPushedAt: times.lastPushedAt.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
+            lastPulledAt: times.lastPulledAt.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
+            lastError: lastError)
+    }
+
+    // MARK: Scheduling
+
+    private func schedule(after delay: Duration) {
+        guard !closed else { return }
+        let due = ContinuousClock.now + delay
+        if timer != nil, let timerDue, timerDue <= due { return }
+        timer?.cancel()
+        timerGeneration += 1
+        let generation = timerGeneration
+        timerDue = due
+        timer = Task { [weak self] in
+            try? await Task.sleep(until: due, clock: .continuous)
+            guard !Task.isCancelled else { return }
+            await self?.timerFired(generation)
+        }
+    }
+
+    private func timerFired(_ generation: Int) async {
+        guard generation == timerGeneration else { return }
+        timer = nil
+        timerDue = nil
+        _ = await cycle(progress: nil)
+    }
+
+    /// Runs one cycle after the running one (if any), then schedules the next: the periodic pull after a
+    /// success, a backoff after a failure worth retrying, nothing after too many refusals.
+    private func cycle(progress: ProgressHandler?) async -> Result<Report, Failure> {
+        while let current = running { _ = await current.value }
+        let task = Task { await self.performCycle(progress: progress) }
+        running = task
+        let outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        running = nil
+        switch outcome {
+        case .success:
+            schedule(after: .seconds(configuration.pullInterval))
+        case .failure(.notLoggedIn), .failure(.sessionEnded):
+            break
+        case .failure(.refused) where refusals >= Self.maxRefusals:
+            break
+        case .failure:
+            schedule(after: backoff())
+        }
+        return outcome
+    }
+
+    /// 1 s, 2 s, 4 s … up to 5 min, with up to a quarter more at random so devices do not retry in step.
+    private func backoff() -> Duration {
+        let base = min(Double(1 << min(failures, 16)), 300)
+        return .milliseconds(Int64((base + Double.random(in: 0...(base / 4))) * 1000))
+    }
+
+    // MARK: The cycle
+
+    /// The ID token a cycle works with, refreshed once when Firestore refuses it.
+    private struct Credential {
+        var userID: String
+        var idToken: String
+    }
+
+    private func performCycle(progress: ProgressHandler?) async -> Result<Report, Failure> {
+        let previous = state
+        state = .syncing
+        do {
+            guard let signedIn = try await accounts.syncCredential(forceRefresh: false) else {
+                state = .disabled
+                return .failure(.notLoggedIn)
+            }
+            var credential = Credential(userID: signedIn.userID, idToken: signedIn.idToken)
+            var report = Report()
+            progress?(0, 2, "Pulling remote changes")
+            try await pull(&credential, into: &report)
+            lastPull = .now
+            progress?(1, 2, "Pushing local changes")
+            try await push(&credential, into: &report)
+            report.pending = try await store.times(userID: credential.userID).pending
+            progress?(2, 2, "Done")
+            state = .idle
+            lastError = nil
+            failures = 0
+            refusals = 0
+            return .success(report)
+        } catch {
+            return .failure(record(error, previous: previous))
+        }
+    }
+
+    /// The state and words a failure leaves, and how `sync.now` reports it.
+    private func record(_ error: any Error, previous: State) -> Failure {
+        failures += 1
+        let failure: Failure
+        switch error {
+        case let error as FirestoreError:
+            if case .transport(.cancelled) = error {
+                state = previous == .syncing ? .idle : previous
+                failures -= 1
+                return .offline("Cancelled")
+            }
+            if case .transport = error {
+                state = .offline
+                failure = .offline(error.description)
+            } else if error.isTransient {
+                state = .error
+                failure = .offline(error.description)
+            } else {
+                state = .error
+                refusals += 1
+                failure = .refused(error.description)
+            }
+            lastError = error.description
+        case MovieError.loginRequired:
+            state = .error
+            lastError = "The Firebase session has ended; log in again to sync"
+            failure = .sessionEnded
+        case MovieError.storage(let problem):
+            state = .error
+            lastError = problem.message
+            failure = .storage(problem)
+        case MovieError.upstream(_, true, _):
+            state = .offline
+            lastError = "The sign-in service cannot be reached to refresh the session"
+            failure = .offline(lastError ?? "")
+        case is CancellationError:
+            state = previous == .syncing ? .idle : previous
+            failures -= 1
+            return .offline("Cancelled")
+        default:
+            state = .error
+            refusals += 1
+            lastError = "The sign-in service refused to refresh the session"
+            failure = .refused(lastError ?? "")
+        }
+        if let lastError { StoreLog.warning("Sync: \(lastError)") }
+        return failure
+    }
+
+    /// Runs `body` with a valid ID token of the cycle's user, asked for at every call (the provider keeps
+    /// it in memory and refreshes it when close to expiry, so a long cycle never sends a stale one); on 401
+    /// forces a refresh and runs it once more. Another user logged in meanwhile ends the cycle.
+    @discardableResult
+    private func authorized<T: Sendable>(
+        _ credential: inout Credential, _ body: (String) async throws -> T
+    ) async throws -> T {
+        func token(forceRefresh: Bool) async throws -> String {
+            guard let current = try await accounts.syncCredential(forceRefresh: forceRefresh),
+                  current.userID == credential.userID
+            else { throw MovieError.loginRequired }
+            return current.idToken
+        }
+        credential.idToken = try await token(forceRefresh: false)
+        do {
+            return try await body(credential.idToken)
+        } catch let error as FirestoreError where error.isUnauthenticated {
+            credential.idToken = try await token(forceRefresh: true)
+            return try await body(credential.idToken)
+        }
+    }
+
+    private func nowMilliseconds() -> Int64 { Int64((now().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    private func pull(_ credential: inout Credential, into report: inout Report) async throws {
+        let uid = credential.userID
+        let client = self.client
+        let times = try await store.times(userID: uid)
+        let after = times.pulledThrough.map { $0 - Self.cursorOverlapMicroseconds }
+        var startAfter: (microseconds: Int64, name: String)?
+        for _ in 0..<Self.maxPullPages {
+            let cursor = startAfter
+            let documents = try await authorized(&credential) { token in
+                try await client.changedSince(
+                    parentPath: SyncDocuments.userPath(uid), collectionID: SyncDocuments.favoritesCollection,
+                    field: SyncDocuments.serverTimeField, after: after, startAfter: cursor, limit: Self.pageSize,
+                    idToken: token)
+            }
+            let favorites = documents.compactMap(SyncDocuments.favorite)
+            if favorites.count < documents.count {
+                StoreLog.warning("Sync: skipped \(documents.count - favorites.count) malformed favorite documents")
+            }
+            let newest = documents.compactMap { $0.fields?[SyncDocuments.serverTimeField]?.microseconds }.max()
+            let applied = try await store.apply(
+                userID: uid, favorites: favorites, pulledThrough: newest, at: nowMilliseconds())
+            report.pulled += applied.applied
+            report.conflicts += applied.conflicts
+            guard documents.count == Self.pageSize, let last = documents.last, let name = last.name,
+                  let lastTime = last.fields?[SyncDocuments.serverTimeField]?.microseconds
+            else { break }
+            startAfter = (lastTime, name)
+        }
+        let profileDocument = try await authorized(&credential) { token in
+            try await client.get(SyncDocuments.userPath(uid), idToken: token)
+        }
+        if let profileDocument {
+            if let profile = SyncDocuments.profile(profileDocument) {
+                let applied = try await store.apply(userID: uid, profile: profile)
+                report.pulled += applied.applied
+                report.conflicts += applied.conflicts
+            } else {
+                StoreLog.warning("Sync: skipped a malformed profile document")
+            }
+        }
+    }
+
+    private func push(_ credential: inout Credential, into report: inout Report) async throws {
+        let uid = credential.userID
+        let client = self.client
+        try await store.queueUnversioned(userID: uid)
+        for _ in 0..<Self.maxPushBatches {
+            let changes = try await store.pending(userID: uid, limit: FirestoreClient.maxWritesPerCommit)
+            guard !changes.isEmpty else { break }
+            let writes = changes.map { SyncDocuments.write($0, uid: uid, client: client) }
+            try await authorized(&credential) { token in try await client.commit(writes, idToken: token) }
+            try await store.pushed(userID: uid, changes, at: nowMilliseconds())
+            report.pushed += changes.count
+        }
+        // Tombstones past their age go, remotely then locally.
+        let cutoff = nowMilliseconds() - Int64(configuration.tombstoneMaxAge * 1000)
+        let expired = try await store.expiredTombstones(
+            userID: uid, before: cutoff, limit: FirestoreClient.maxWritesPerCommit)
+        if !expired.isEmpty {
+            let writes = expired.map {
+                FirestoreClient.Write.delete(name: client.name(SyncDocuments.favoritePath(uid, $0.movieID)))
+            }
+            try await authorized(&credential) { token in try await client.commit(writes, idToken: token) }
+            try await store.forgetTombstones(userID: uid, expired)
+        }
+    }
+
+    // MARK: Deleting an account
+
+    /// Deletes every document of `userID` (favorites, then the profile), with the token the password
+    /// check just issued. Background cycles wait meanwhile. Throws `upstream` (retryable) when it cannot.
+    func deleteRemoteData(userID: String, idToken: String?) async throws {
+        while let current = running { _ = await current.value }
+        let client = self.client
+        let task = Task<Void, any Error> {
+            var token = idToken
+            if token == nil { token = try await self.accounts.syncCredential(forceRefresh: false)?.idToken }
+            guard let token else { throw MovieError.loginRequired }
+            let collection = SyncDocuments.userPath(userID) + "/" + SyncDocuments.favoritesCollection
+            var pageToken: String?
+            var names: [String] = []
+            repeat {
+                let page = try await client.listNames(collection, pageSize: 300, pageToken: pageToken, idToken: token)
+                names += page.names
+                pageToken = page.next
+            } while pageToken != nil && names.count < 1_000_000
+            names.append(client.name(SyncDocuments.userPath(userID)))
+            var start = 0
+            while start < names.count {
+                let batch = names[start..<min(start + FirestoreClient.maxWritesPerCommit, names.count)]
+                try await client.commit(batch.map { .delete(name: $0) }, idToken: token)
+                start += batch.count
+            }
+        }
+        running = Task {
+            _ = await task.result
+            return .success(Report())
+        }
+        defer { running = nil }
+        do {
+            try await task.value
+        } catch let error as FirestoreError {
+            StoreLog.warning("Sync: the account's cloud data could not be deleted: \(error.description)")
+            throw MovieError.upstream(
+                httpStatus: { if case .api(let status, _) = error { status } else { 503 } }(),
+                retryable: true,
+                message: "Your synced data could not be deleted from Cloud Firestore (\(error.description)); "
+                    + "the account was kept, try again")
+        }
+    }
+
+    /// Waits for `work` or `deadline`, whichever ends first; the other is cancelled, not awaited.
+    private static func race(_ deadline: Duration, _ work: @escaping @Sendable () async -> Void) async {
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        let worker = Task {
+            await work()
+            continuation.finish()
+        }
+        let clock = Task {
+            try? await Task.sleep(for: deadline)
+            continuation.finish()
+        }
+        for await _ in stream {}
+        worker.cancel()
+        clock.cancel()
+    }
+}
