@@ -87,8 +87,9 @@ public struct ServerConfiguration: Sendable {
             Log.warning("FIREBASE_PROJECT_ID is not a project id (lowercase letters, digits, hyphens): sync is off")
             return nil
         }
+        // A commit of 500 writes takes seconds (each is checked against the security rules): a minute each.
         var sync = SyncConfiguration(
-            projectID: project, emulatorHost: value("FIRESTORE_EMULATOR_HOST"), timeoutSeconds: timeoutSeconds)
+            projectID: project, emulatorHost: value("FIRESTORE_EMULATOR_HOST"), timeoutSeconds: max(60, timeoutSeconds))
         if let seconds = value("MOVIE_RPC_SYNC_INTERVAL").flatMap(Double.init), seconds.isFinite, seconds > 0 {
             sync.pullInterval = seconds
         }

@@ -88,6 +88,9 @@ class FirestoreEmulator:
         if not ready.wait(START_TIMEOUT) or process.poll() is not None:
             self.stop()
             raise RuntimeError("the Firestore emulator did not start:\n" + "\n".join(self.output[-30:]))
+        # The first calls compile the rules and warm the JVM (seconds on a loaded machine): pay that here.
+        self.get("users/warm-up/favorites/1", token=None)
+        self.get("users/warm-up", token="owner")
         self.started_in = time.monotonic() - began
         return self
 
@@ -155,9 +158,14 @@ class FirestoreEmulator:
                 return error.code, raw.decode(errors="replace")
 
     def reset(self) -> None:
-        status, _ = self.request(
-            "DELETE", "http://%s/emulator/v1/projects/%s/databases/(default)/documents" % (self.host, self.project))
-        assert status == 200, status
+        """Deletes every document. 409 (ABORTED: a commit still under way) is tried again."""
+        url = "http://%s/emulator/v1/projects/%s/databases/(default)/documents" % (self.host, self.project)
+        for _ in range(50):
+            status, body = self.request("DELETE", url)
+            if status != 409:
+                break
+            time.sleep(0.1)
+        assert status == 200, (status, body)
 
     def get(self, path: str, token: Optional[str] = "owner") -> Tuple[int, Any]:
         return self.request("GET", self.url("/" + path), token=token)

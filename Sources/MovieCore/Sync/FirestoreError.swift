@@ -16,6 +16,12 @@ enum FirestoreError: Error, Equatable, Sendable {
         return false
     }
 
+    /// A transaction lost to a concurrent one on the same documents (worth trying again at once).
+    var isAborted: Bool {
+        if case .api(let http, let status) = self { return http == 409 || status == "ABORTED" }
+        return false
+    }
+
     /// The security rules refused the request.
     var isPermissionDenied: Bool {
         if case .api(let http, let status) = self { return http == 403 || status == "PERMISSION_DENIED" }

@@ -60,14 +60,19 @@ public actor SyncEngine {
     private var failures = 0
     /// Consecutive refusals (403, 400): after ``maxRefusals`` no retry is scheduled.
     private var refusals = 0
-    private var running: Task<Result<Report, Failure>, Never>?
+    private var running: (id: Int, task: Task<Result<Report, Failure>, Never>)?
+    private var cycleCount = 0
     private var timer: Task<Void, Never>?
     private var timerDue: ContinuousClock.Instant?
     private var timerGeneration = 0
     private var lastPull: ContinuousClock.Instant?
     private var closed = false
+    /// Firebase refused the session during a cycle (until the next login or logout).
+    private var sessionEnded = false
 
     static let maxRefusals = 3
+    /// Tries of a call Firestore aborted for contention (409 ABORTED) before the cycle fails.
+    static let maxAbortRetries = 5
     static let debounce = Duration.milliseconds(100)
     static let maxBackoff = Duration.seconds(300)
     /// Documents per query page and writes per commit.
@@ -126,6 +131,7 @@ public actor SyncEngine {
 
     /// The user changed (login, logout): the state starts over, and a login syncs at once.
     public func userChanged() {
+        sessionEnded = false
         failures = 0
         refusals = 0
         lastError = nil
@@ -168,7 +174,10 @@ public actor SyncEngine {
 
     public func status() async -> Status {
         guard let userID = await accounts.currentUserID() else {
-            return Status(enabled: false, state: .disabled, pending: 0, lastError: nil)
+            // A session Firebase ended under a cycle is worth saying; otherwise nobody is logged in.
+            return Status(
+                enabled: false, state: sessionEnded ? .error : .disabled, pending: 0,
+                lastError: sessionEnded ? lastError : nil)
         }
         guard let times = try? await store.times(userID: userID) else {
             return Status(enabled: true, state: .error, pending: 0, lastError: StorageProblem.other.message)
@@ -207,11 +216,9 @@ public actor SyncEngine {
     /// Runs one cycle after the running one (if any), then schedules the next: the periodic pull after a
     /// success, a backoff after a failure worth retrying, nothing after too many refusals.
     private func cycle(progress: ProgressHandler?) async -> Result<Report, Failure> {
-        while let current = running { _ = await current.value }
-        let task = Task { await self.performCycle(progress: progress) }
-        running = task
+        await waitForRunningCycle()
+        let task = begin { await $0.performCycle(progress: progress) }
         let outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        running = nil
         switch outcome {
         case .success:
             schedule(after: .seconds(configuration.pullInterval))
@@ -223,6 +230,32 @@ public actor SyncEngine {
             schedule(after: backoff())
         }
         return outcome
+    }
+
+    /// Waits until no cycle (or account deletion) runs.
+    private func waitForRunningCycle() async {
+        while let current = running { _ = await current.task.value }
+    }
+
+    /// Starts `work` as the running cycle. The task itself clears `running` on the actor before it
+    /// completes, so a waiter that resumes finds it cleared (awaiting a finished task does not suspend:
+    /// a waiter that had to wait for the starter to clear it would spin, holding the actor).
+    private func begin(
+        _ work: @escaping @Sendable (isolated SyncEngine) async -> Result<Report, Failure>
+    ) -> Task<Result<Report, Failure>, Never> {
+        cycleCount += 1
+        let id = cycleCount
+        let task = Task {
+            let outcome = await work(self)
+            self.finished(id)
+            return outcome
+        }
+        running = (id, task)
+        return task
+    }
+
+    private func finished(_ id: Int) {
+        if running?.id == id { running = nil }
     }
 
     /// 1 s, 2 s, 4 s … up to 5 min, with up to a quarter more at random so devices do not retry in step.
@@ -292,6 +325,7 @@ public actor SyncEngine {
         case MovieError.loginRequired:
             state = .error
             lastError = "The Firebase session has ended; log in again to sync"
+            sessionEnded = true
             failure = .sessionEnded
         case MovieError.storage(let problem):
             state = .error
@@ -329,11 +363,17 @@ public actor SyncEngine {
             return current.idToken
         }
         credential.idToken = try await token(forceRefresh: false)
-        do {
-            return try await body(credential.idToken)
-        } catch let error as FirestoreError where error.isUnauthenticated {
-            credential.idToken = try await token(forceRefresh: true)
-            return try await body(credential.idToken)
+        var attempt = 0
+        while true {
+            do {
+                return try await body(credential.idToken)
+            } catch let error as FirestoreError where error.isUnauthenticated && attempt == 0 {
+                credential.idToken = try await token(forceRefresh: true)
+            } catch let error as FirestoreError where error.isAborted && attempt < Self.maxAbortRetries {
+                // Another device's commit held the same documents: a moment later it has finished.
+                try await Task.sleep(for: .milliseconds(Int64(50 << attempt) + Int64.random(in: 0...50)))
+            }
+            attempt += 1
         }
     }
 
@@ -411,11 +451,12 @@ public actor SyncEngine {
     /// Deletes every document of `userID` (favorites, then the profile), with the token the password
     /// check just issued. Background cycles wait meanwhile. Throws `upstream` (retryable) when it cannot.
     func deleteRemoteData(userID: String, idToken: String?) async throws {
-        while let current = running { _ = await current.value }
+        await waitForRunningCycle()
         let client = self.client
-        let task = Task<Void, any Error> {
+        let accounts = self.accounts
+        let deletion = Task<Void, any Error> {
             var token = idToken
-            if token == nil { token = try await self.accounts.syncCredential(forceRefresh: false)?.idToken }
+            if token == nil { token = try await accounts.syncCredential(forceRefresh: false)?.idToken }
             guard let token else { throw MovieError.loginRequired }
             let collection = SyncDocuments.userPath(userID) + "/" + SyncDocuments.favoritesCollection
             var pageToken: String?
@@ -433,13 +474,14 @@ public actor SyncEngine {
                 start += batch.count
             }
         }
-        running = Task {
-            _ = await task.result
+        // Held as the running cycle, so no background cycle pushes documents back meanwhile.
+        let task = begin { _ in
+            _ = await deletion.result
             return .success(Report())
         }
-        defer { running = nil }
+        _ = await task.value
         do {
-            try await task.value
+            try await deletion.value
         } catch let error as FirestoreError {
             StoreLog.warning("Sync: the account's cloud data could not be deleted: \(error.description)")
             throw MovieError.upstream(
