@@ -166,6 +166,28 @@ import Testing
         #expect(try await outbox() == ["favorite 550 deleted=0"])
     }
 
+    @Test func oldTombstonesArePurgedOncePushedAndNotIfChangedSince() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        clock.now = Date(timeIntervalSince1970: 1_000)
+        try await favorites.add(userID: user.id, movie: FavoritesTests.movie(550))
+        try await favorites.remove(userID: user.id, movieID: 550)
+        try await favorites.add(userID: user.id, movie: FavoritesTests.movie(13))
+        try await favorites.remove(userID: user.id, movieID: 13)
+        #expect(try await store.expiredTombstones(userID: user.id, before: 5_000_000, limit: 10).isEmpty)  // pending
+        try await store.pushed(userID: user.id, try await store.pending(userID: user.id, limit: 10), at: 1)
+        let expired = try await store.expiredTombstones(userID: user.id, before: 5_000_000, limit: 10)
+        #expect(expired.map(\.movieID).sorted() == [13, 550])
+        #expect(try await store.expiredTombstones(userID: user.id, before: 1_000, limit: 10).isEmpty)  // too young
+        try await favorites.add(userID: user.id, movie: FavoritesTests.movie(13))  // changed since: kept
+        try await store.forgetTombstones(userID: user.id, expired)
+        let left = try await harness.movieStore.database.read { db in
+            try db.query("SELECT movie_id, deleted FROM sync_versions ORDER BY movie_id").map {
+                "\(try $0.int("movie_id")):\(try $0.int("deleted"))"
+            }
+        }
+        #expect(left == ["13:0"])
+    }
+
     @Test func favoritesKeptBeforeSyncAreQueuedOnce() async throws {
         let user = try await accounts.register(email: "ada@example.com", password: "pw1")
         try await harness.favorites.add(userID: user.id, movie: FavoritesTests.movie(1))  // no journal

@@ -52,6 +52,8 @@ public actor SyncEngine {
     let store: SyncStore
     let accounts: AccountService
     let client: FirestoreClient
+    /// Told when a cycle starts, so the next local change wakes the engine again.
+    let journal: SyncJournal?
     private let now: @Sendable () -> Date
 
     private var state: State = .idle
@@ -73,7 +75,7 @@ public actor SyncEngine {
     static let maxRefusals = 3
     /// Tries of a call Firestore aborted for contention (409 ABORTED) before the cycle fails.
     static let maxAbortRetries = 5
-    static let debounce = Duration.milliseconds(100)
+    static let debounce = Duration.milliseconds(300)
     static let maxBackoff = Duration.seconds(300)
     /// Documents per query page and writes per commit.
     static let pageSize = 500
@@ -86,8 +88,9 @@ public actor SyncEngine {
 
     init(
         configuration: SyncConfiguration, store: SyncStore, accounts: AccountService, client: FirestoreClient,
-        now: @escaping @Sendable () -> Date = Date.init
+        journal: SyncJournal? = nil, now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.journal = journal
         self.configuration = configuration
         self.store = store
         self.accounts = accounts
@@ -105,7 +108,7 @@ public actor SyncEngine {
             configuration: configuration, http: http ?? SocketHTTPClient(timeoutSeconds: configuration.timeoutSeconds))
         let engine = SyncEngine(
             configuration: configuration, store: SyncStore(database: database.database), accounts: accounts,
-            client: client)
+            client: client, journal: journal)
         journal.setChangeHandler { [weak engine] in
             guard let engine else { return }
             Task { await engine.localChangeMade() }
@@ -123,7 +126,8 @@ public actor SyncEngine {
         schedule(after: .zero)
     }
 
-    /// A change was committed locally: push soon.
+    /// A change was committed locally: push ``debounce`` later. The journal tells only the first change
+    /// after a cycle began, so a burst of changes makes one push, not one each, and costs them nothing.
     func localChangeMade() {
         refusals = 0
         schedule(after: Self.debounce)
@@ -192,8 +196,12 @@ public actor SyncEngine {
     // MARK: Scheduling
 
     private func schedule(after delay: Duration) {
+        schedule(at: ContinuousClock.now + delay)
+    }
+
+    /// Sets the timer for `due`; a sooner one is kept.
+    private func schedule(at due: ContinuousClock.Instant) {
         guard !closed else { return }
-        let due = ContinuousClock.now + delay
         if timer != nil, let timerDue, timerDue <= due { return }
         timer?.cancel()
         timerGeneration += 1
@@ -273,6 +281,7 @@ public actor SyncEngine {
     }
 
     private func performCycle(progress: ProgressHandler?) async -> Result<Report, Failure> {
+        journal?.cycleStarting()
         let previous = state
         state = .syncing
         do {

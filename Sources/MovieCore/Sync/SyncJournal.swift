@@ -12,6 +12,8 @@ import Synchronization
 /// the change to push (a later change to the same item replaces it: the latest state is what is pushed).
 public final class SyncJournal: Sendable {
     private let onChange = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Set by the first change the engine has not been told of yet: a burst of changes tells it once.
+    private let unannounced = Mutex(false)
     private let now: @Sendable () -> Date
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {
@@ -33,31 +35,50 @@ public final class SyncJournal: Sendable {
         try record(db, userID: userID, kind: .profile, movieID: 0, deleted: false)
     }
 
-    /// After the transaction committed: wakes the sync engine.
+    /// After the transaction committed: wakes the sync engine, unless it was woken since its last cycle
+    /// began (it will see this change too).
     func committed() {
-        onChange.withLock { $0 }?()
+        let first = unannounced.withLock { waiting in
+            defer { waiting = true }
+            return !waiting
+        }
+        if first { onChange.withLock { $0 }?() }
+    }
+
+    /// The engine is about to read the outbox: the next change must wake it again.
+    func cycleStarting() {
+        unannounced.withLock { $0 = false }
     }
 
     private func record(_ db: SQLiteConnection, userID: String, kind: SyncItemKind, movieID: Int, deleted: Bool)
         throws
     {
-        // A new change is always later than the one it replaces, even if this device's clock went back.
-        let previous = try db.scalarInt(
-            "SELECT changed_at FROM sync_versions WHERE user_id = ? AND kind = ? AND movie_id = ?",
-            [.text(userID), .text(kind.rawValue), .integer(Int64(movieID))])
         let clock = Int64((now().timeIntervalSince1970 * 1000).rounded(.down))
-        let changedAt = max(clock, Int64(previous ?? 0) + 1)
-        let version = SyncVersion(changedAt: changedAt, deleted: deleted, changeID: try Self.newChangeID())
-        try SyncStore.setVersion(db, userID: userID, kind: kind, movieID: movieID, version)
-        try SyncStore.queue(db, userID: userID, kind: kind, movieID: movieID, changeID: version.changeID, at: clock)
+        let changeID = try Self.newChangeID()
+        // A new change is always later than the one it replaces, even if this device's clock went back.
+        try db.run(
+            """
+            INSERT INTO sync_versions(user_id, kind, movie_id, changed_at, change_id, deleted)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(user_id, kind, movie_id) DO UPDATE SET
+                changed_at = max(excluded.changed_at, sync_versions.changed_at + 1),
+                change_id = excluded.change_id, deleted = excluded.deleted
+            """,
+            [.text(userID), .text(kind.rawValue), .integer(Int64(movieID)), .integer(clock), .text(changeID),
+             .integer(deleted ? 1 : 0)])
+        try SyncStore.queue(db, userID: userID, kind: kind, movieID: movieID, changeID: changeID, at: clock)
     }
 
     /// 64 random bits in hex.
     static func newChangeID() throws -> String {
-        try LibCrypto.randomBytes(8).map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(16)
+        for byte in try LibCrypto.randomBytes(8) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
