@@ -24,7 +24,9 @@ struct FirestoreClient: Sendable {
     /// `documents:commit`: every write or none. Returns each update's `updateTime`, in order.
     @discardableResult
     func commit(_ writes: [Write], idToken: String) async throws -> [String?] {
-        guard writes.count <= Self.maxWritesPerCommit else { throw FirestoreError.api(httpStatus: 0, status: "TOO_MANY_WRITES") }
+        guard writes.count <= Self.maxWritesPerCommit else {
+            throw FirestoreError.api(httpStatus: 0, status: "TOO_MANY_WRITES")
+        }
         let body = CommitRequest(writes: writes.map(WireWrite.init))
         let response: CommitResponse = try await send(
             .post, path: configuration.documentsRoot + ":commit", query: [], body: try encode(body), idToken: idToken)

@@ -22,7 +22,9 @@ enum SyncDocuments {
     static func favoritePath(_ uid: String, _ movieID: Int) -> String { "users/\(uid)/favorites/\(movieID)" }
 
     /// The write for a pending change.
-    static func write(_ change: SyncStore.PendingChange, uid: String, client: FirestoreClient) -> FirestoreClient.Write {
+    static func write(
+        _ change: SyncStore.PendingChange, uid: String, client: FirestoreClient
+    ) -> FirestoreClient.Write {
         var fields: [String: FirestoreValue] = [
             "changedAt": .timestamp(FirestoreTime.string(milliseconds: change.version.changedAt)),
             "changeId": .string(change.version.changeID),

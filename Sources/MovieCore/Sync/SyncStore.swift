@@ -234,7 +234,8 @@ struct SyncStore: Sendable {
                 try db.run(
                     """
                     INSERT INTO sync_cursors(user_id, pulled_through) VALUES (?, ?)
-                    ON CONFLICT(user_id) DO UPDATE SET pulled_through = max(coalesce(pulled_through, 0), excluded.pulled_through)
+                    ON CONFLICT(user_id) DO UPDATE SET
+                        pulled_through = max(coalesce(pulled_through, 0), excluded.pulled_through)
                     """, [.text(userID), .integer(pulledThrough)])
             }
             try Self.touchCursor(db, userID: userID, column: "last_pulled_at", time)

@@ -19,7 +19,9 @@ public struct SyncNow: MovieMethod {
         public var pending: Int
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(
+        _ params: Params, server: ServerContext, request: RequestContext
+    ) async throws -> Result {
         guard let sync = server.services.sync else {
             throw MovieError.upstream(
                 httpStatus: 0, retryable: false,

@@ -36,7 +36,9 @@ public struct SyncStatus: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(
+        _ params: Params, server: ServerContext, request: RequestContext
+    ) async throws -> Result {
         guard let sync = server.services.sync else {
             return Result(
                 enabled: false, provider: "none", state: SyncEngine.State.disabled.rawValue, pending: 0,
