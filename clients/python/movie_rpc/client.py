@@ -634,6 +634,17 @@ class Client:
         """``favorites.contains``: ``{contains: {"<movieId>": bool}}``."""
         return self._invoke("favorites.contains", movieIds=movieIds, **extra)
 
+    # ------------------------------------------------------------------ sync
+
+    def sync_status(self, **extra: Any) -> Any:
+        """``sync.status``: ``{enabled, provider, state, pending, lastPushedAt, lastPulledAt, lastError}``."""
+        return self._invoke("sync.status", **extra)
+
+    def sync_now(self, progressToken: Union[str, int, None] = None, **extra: Any) -> Any:
+        """``sync.now``: one sync cycle now, ``{pushed, pulled, conflicts, pending}``; with ``progressToken``
+        the server sends ``$/progress`` notifications."""
+        return self._invoke("sync.now", progressToken=progressToken, **extra)
+
     # ------------------------------------------------------------------ events and hints
 
     def events_list(self, limit: Optional[int] = None, cursor: Optional[str] = None, name: Optional[str] = None,
