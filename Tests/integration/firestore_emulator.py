@@ -167,6 +167,13 @@ class FirestoreEmulator:
             time.sleep(0.1)
         assert status == 200, (status, body)
 
+    def set_rules(self, rules: str) -> None:
+        """Replaces the security rules of the running emulator (as firebase-tools does)."""
+        status, body = self.request(
+            "PUT", "http://%s/emulator/v1/projects/%s:securityRules" % (self.host, self.project),
+            {"rules": {"files": [{"name": "firestore.rules", "content": rules}]}})
+        assert status == 200, (status, body)
+
     def get(self, path: str, token: Optional[str] = "owner") -> Tuple[int, Any]:
         return self.request("GET", self.url("/" + path), token=token)
 

@@ -19,7 +19,7 @@ import pytest
 
 from fake_firebase import FakeFirebase
 from fake_tmdb import FakeTMDB
-from firestore_emulator import FirestoreEmulator, available
+from firestore_emulator import RULES_PATH, FirestoreEmulator, available
 from movie_rpc import RpcError
 
 PROJECT = "demo-movie-rpc"
@@ -173,6 +173,31 @@ def test_add_remove_and_profile_propagate_between_two_machines(machine, firestor
     status = a.call("sync.status")
     assert status["state"] == "idle" and status["pending"] == 0 and status["lastError"] is None
     assert status["lastPushedAt"] and status["lastPulledAt"]
+
+
+def test_sync_now_reports_progress_and_a_refusal_by_the_rules_in_plain_words(machine, firestore):
+    a = machine("a")
+    sign_up(a)
+    a.call("favorites.add", movieId=550)
+    assert sync(a)["pending"] == 0
+    a.call("sync.now", progressToken="sync-1")
+    progress = [a.next_notification(timeout=30) for _ in range(3)]
+    assert [n.params["token"] for n in progress] == ["sync-1"] * 3
+    assert [n.params["value"]["done"] for n in progress] == [0, 1, 2]
+
+    firestore.set_rules("rules_version = '2';\nservice cloud.firestore { match /{document=**} "
+                        "{ allow read, write: if false; } }")
+    try:
+        a.call("favorites.add", movieId=13)  # answered locally all the same
+        error = error_of(sync, a)
+        assert error.code == -32031 and error.data["retryable"] is False
+        status = a.call("sync.status")
+        assert status["state"] == "error" and status["pending"] == 1
+        assert "security rules" in status["lastError"] and "403" in status["lastError"]
+    finally:
+        firestore.set_rules(RULES_PATH.read_text())
+    assert sync(a)["pending"] == 0
+    assert a.call("sync.status")["lastError"] is None
 
 
 def test_a_change_reaches_the_other_machine_in_the_background(machine):
