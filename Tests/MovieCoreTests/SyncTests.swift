@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTransport
 import SQLiteStore
 import Synchronization
 import Testing
@@ -261,5 +262,84 @@ final class SyncTestClock: Sendable {
     var now: Date {
         get { value.withLock { $0 } }
         set { value.withLock { $0 = newValue } }
+    }
+}
+
+/// Firestore answering every request with one status; requests are counted.
+final class FixedFirestore: HTTPClient {
+    let status: Int
+    let name: String
+    private let count = Mutex(0)
+    var requests: Int { count.withLock { $0 } }
+
+    init(status: Int, name: String) {
+        self.status = status
+        self.name = name
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        count.withLock { $0 += 1 }
+        return HTTPResponse(
+            statusCode: status, body: Data(#"{"error":{"code":\#(status),"message":"no","status":"\#(name)"}}"#.utf8))
+    }
+}
+
+@Suite struct SyncEngineRetryTests {
+    let harness: AccountsHarness
+    let firebase = ScriptedFirebase()
+    let accounts: AccountService
+
+    init() throws {
+        harness = try AccountsHarness()
+        let client = FirebaseAuthClient(
+            configuration: FirebaseConfiguration(apiKey: "k", emulatorHost: "127.0.0.1:9099"), http: firebase)
+        let store = harness.store
+        accounts = AccountService(store: store, provider: FirebaseAccountProvider(client: client, store: store))
+    }
+
+    func engine(_ firestore: FixedFirestore) async throws -> SyncEngine {
+        firebase.script("accounts:signUp", ScriptedFirebase.signedIn())
+        _ = try await accounts.register(email: "ada@example.com", password: "secret1")
+        return SyncEngine(
+            configuration: SyncConfiguration(projectID: "p", emulatorHost: "127.0.0.1:8080"),
+            store: SyncStore(database: harness.movieStore.database), accounts: accounts,
+            client: FirestoreClient(
+                configuration: SyncConfiguration(projectID: "p", emulatorHost: "127.0.0.1:8080"), http: firestore),
+            retryBase: .milliseconds(5))
+    }
+
+    /// Polls (each look is a cheap read) until `condition` holds or 10 s pass.
+    func eventually(_ condition: () async -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+
+    @Test func aRefusalByTheRulesIsTriedThreeTimesThenNotAgain() async throws {
+        let firestore = FixedFirestore(status: 403, name: "PERMISSION_DENIED")
+        let engine = try await engine(firestore)
+        await engine.start()
+        #expect(await eventually { firestore.requests >= SyncEngine.maxRefusals })
+        // Retries come 5, 10, 20 ms apart: had a fourth been scheduled, it would have come by now.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(firestore.requests == SyncEngine.maxRefusals)
+        let status = await engine.status()
+        #expect(status.state == .error && status.lastError?.contains("security rules") == true)
+        // sync.now tries again, once.
+        await #expect(throws: SyncEngine.Failure.self) { try await engine.syncNow() }
+        #expect(firestore.requests == SyncEngine.maxRefusals + 1)
+        await engine.close()
+    }
+
+    @Test func anUnavailableServiceIsRetriedWithBackoff() async throws {
+        let firestore = FixedFirestore(status: 503, name: "UNAVAILABLE")
+        let engine = try await engine(firestore)
+        await engine.start()
+        #expect(await eventually { firestore.requests >= 6 })
+        let status = await engine.status()
+        #expect(status.state == .error && status.lastError?.contains("retrying later") == true)
+        await engine.close()
     }
 }

@@ -55,6 +55,8 @@ public actor SyncEngine {
     /// Told when a cycle starts, so the next local change wakes the engine again.
     let journal: SyncJournal?
     private let now: @Sendable () -> Date
+    /// The first retry's delay; each failure in a row doubles it, up to ``maxBackoff``.
+    private let retryBase: Duration
 
     private var state: State = .idle
     private var lastError: String?
@@ -88,9 +90,11 @@ public actor SyncEngine {
 
     init(
         configuration: SyncConfiguration, store: SyncStore, accounts: AccountService, client: FirestoreClient,
-        journal: SyncJournal? = nil, now: @escaping @Sendable () -> Date = Date.init
+        journal: SyncJournal? = nil, retryBase: Duration = .seconds(1),
+        now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.journal = journal
+        self.retryBase = retryBase
         self.configuration = configuration
         self.store = store
         self.accounts = accounts
@@ -268,8 +272,8 @@ public actor SyncEngine {
 
     /// 1 s, 2 s, 4 s … up to 5 min, with up to a quarter more at random so devices do not retry in step.
     private func backoff() -> Duration {
-        let base = min(Double(1 << min(failures, 16)), 300)
-        return .milliseconds(Int64((base + Double.random(in: 0...(base / 4))) * 1000))
+        let delay = min(retryBase * (1 << min(max(failures - 1, 0), 16)), Self.maxBackoff)
+        return delay + delay * Double.random(in: 0...0.25)
     }
 
     // MARK: The cycle
