@@ -173,7 +173,7 @@ struct SyncStore: Sendable {
                     "DELETE FROM sync_outbox WHERE id = ? AND change_id = ?",
                     [.integer(change.outboxID), .text(change.version.changeID)])
             }
-            try Self.touchCursor(db, userID: userID, column: "last_pushed_at", time)
+            try Self.touchCursor(db, userID: userID, .pushed, time)
         }
     }
 
@@ -238,7 +238,7 @@ struct SyncStore: Sendable {
                         pulled_through = max(coalesce(pulled_through, 0), excluded.pulled_through)
                     """, [.text(userID), .integer(pulledThrough)])
             }
-            try Self.touchCursor(db, userID: userID, column: "last_pulled_at", time)
+            try Self.touchCursor(db, userID: userID, .pulled, time)
             return result
         }
     }
@@ -330,13 +330,27 @@ struct SyncStore: Sendable {
         }
     }
 
-    private static func touchCursor(_ db: SQLiteConnection, userID: String, column: String, _ time: Int64) throws {
-        // `column` is one of two literals written in this file.
-        try db.run(
+    /// Which time of `sync_cursors` to set.
+    private enum CursorTime {
+        case pushed, pulled
+    }
+
+    private static func touchCursor(_ db: SQLiteConnection, userID: String, _ which: CursorTime, _ time: Int64)
+        throws
+    {
+        let sql = switch which {
+        case .pushed:
             """
-            INSERT INTO sync_cursors(user_id, \(column)) VALUES (?, ?)
-            ON CONFLICT(user_id) DO UPDATE SET \(column) = excluded.\(column)
-            """, [.text(userID), .integer(time)])
+            INSERT INTO sync_cursors(user_id, last_pushed_at) VALUES (?, ?)
+            ON CONFLICT(user_id) DO UPDATE SET last_pushed_at = excluded.last_pushed_at
+            """
+        case .pulled:
+            """
+            INSERT INTO sync_cursors(user_id, last_pulled_at) VALUES (?, ?)
+            ON CONFLICT(user_id) DO UPDATE SET last_pulled_at = excluded.last_pulled_at
+            """
+        }
+        try db.run(sql, [.text(userID), .integer(time)])
     }
 
     // MARK: Access
