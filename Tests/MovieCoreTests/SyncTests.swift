@@ -297,7 +297,7 @@ final class FixedFirestore: HTTPClient {
         accounts = AccountService(store: store, provider: FirebaseAccountProvider(client: client, store: store))
     }
 
-    func engine(_ firestore: FixedFirestore) async throws -> SyncEngine {
+    func engine(_ firestore: FixedFirestore, retryBase: Duration = .milliseconds(5)) async throws -> SyncEngine {
         firebase.script("accounts:signUp", ScriptedFirebase.signedIn())
         _ = try await accounts.register(email: "ada@example.com", password: "secret1")
         return SyncEngine(
@@ -305,7 +305,7 @@ final class FixedFirestore: HTTPClient {
             store: SyncStore(database: harness.movieStore.database), accounts: accounts,
             client: FirestoreClient(
                 configuration: SyncConfiguration(projectID: "p", emulatorHost: "127.0.0.1:8080"), http: firestore),
-            retryBase: .milliseconds(5))
+            retryBase: retryBase)
     }
 
     /// Polls (each look is a cheap read) until `condition` holds or 10 s pass.
@@ -330,6 +330,17 @@ final class FixedFirestore: HTTPClient {
         // sync.now tries again, once.
         await #expect(throws: SyncEngine.Failure.self) { try await engine.syncNow() }
         #expect(firestore.requests == SyncEngine.maxRefusals + 1)
+        await engine.close()
+    }
+
+    @Test func readingListsWhileFailingDoesNotBypassTheBackoff() async throws {
+        let firestore = FixedFirestore(status: 503, name: "UNAVAILABLE")
+        let engine = try await engine(firestore, retryBase: .seconds(3600))
+        await engine.start()
+        #expect(await eventually { await engine.status().state == .error })
+        for _ in 0..<20 { await engine.pullIfStale() }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(firestore.requests == 1)
         await engine.close()
     }
 

@@ -148,10 +148,11 @@ public actor SyncEngine {
         schedule(after: .zero)
     }
 
-    /// A list is being read: pull in the background if the last pull is older than the interval.
+    /// A list is being read: pull in the background if the last pull is older than the interval. Not
+    /// while failing: the backoff's timer is set, and reading a list must not hammer a service that is down.
     public func pullIfStale() {
         if let lastPull, ContinuousClock.now - lastPull < .seconds(configuration.pullInterval) { return }
-        guard running == nil, refusals < Self.maxRefusals else { return }
+        guard running == nil, failures == 0, !sessionEnded else { return }
         schedule(after: .zero)
     }
 
