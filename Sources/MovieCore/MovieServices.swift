@@ -42,6 +42,9 @@ public struct ServicesConfiguration: Sendable {
         case all
     }
 
+    /// Favorites and profile sync through Cloud Firestore (needs `firebase` too); nil: no sync.
+    public var sync: SyncConfiguration?
+
     public init(
         dataDirectory: DataDirectory, tmdbCredential: Credential? = nil, tmdbBaseURL: URL? = nil,
         tmdbTimeoutSeconds: Double = 10, tmdbMaxRetryAfter: Double = 10, offlineWindow: TimeInterval = 15
@@ -68,6 +71,9 @@ public final class MovieServices: Sendable {
     public let favorites: FavoritesStore
     /// The activity log (buffered recording; see `EventLog`).
     public let events: EventLog
+    /// Favorites and profile sync through Cloud Firestore; nil when not configured (local accounts, the
+    /// demo, `MOVIE_RPC_SYNC=0`).
+    public let sync: SyncEngine?
 
     public init(configuration: ServicesConfiguration) throws {
         self.configuration = configuration
@@ -98,10 +104,19 @@ public final class MovieServices: Sendable {
             directory: configuration.dataDirectory, baseURL: configuration.imageBaseURL,
             redirectHosts: configuration.imageRedirectHosts,
             http: SocketHTTPClient(timeoutSeconds: configuration.tmdbTimeoutSeconds))
+        // Sync needs Firebase accounts: its documents are keyed and guarded by the Firebase user id.
+        let syncConfiguration = configuration.firebase == nil ? nil : configuration.sync
+        let journal = syncConfiguration.map { _ in SyncJournal() }
         accounts = AccountService(
-            store: AccountStore(database: store.database, sealer: Self.tokenSealer(configuration.firebase)),
+            store: AccountStore(
+                database: store.database, sealer: Self.tokenSealer(configuration.firebase), journal: journal),
             hasher: PasswordHasher(iterations: configuration.passwordIterations), firebase: configuration.firebase)
-        favorites = FavoritesStore(database: store.database)
+        favorites = FavoritesStore(database: store.database, journal: journal)
+        if let syncConfiguration, let journal {
+            sync = SyncEngine.make(configuration: syncConfiguration, database: store, accounts: accounts, journal: journal)
+        } else {
+            sync = nil
+        }
         events = EventLog(
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
     }
@@ -147,8 +162,15 @@ public final class MovieServices: Sendable {
         await events.record(event, userID: await currentUserIDForEvents())
     }
 
-    /// Flushes pending writes. Safe to call more than once.
+    /// Starts background work: a first sync when someone is logged in.
+    public func start() async {
+        await sync?.start()
+    }
+
+    /// Flushes pending writes (and tries to push pending sync changes within a short deadline). Safe to
+    /// call more than once.
     public func close() async {
+        await sync?.close()
         await events.close()
     }
 }

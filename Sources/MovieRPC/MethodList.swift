@@ -42,6 +42,9 @@ public enum MethodList {
         FavoritesRemove.self,
         FavoritesList.self,
         FavoritesContains.self,
+        // Sync
+        SyncStatus.self,
+        SyncNow.self,
         // Events
         EventsList.self,
         EventsSearch.self,

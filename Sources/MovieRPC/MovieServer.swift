@@ -22,6 +22,7 @@ public final class MovieServer: Sendable {
         let connection = Connection(inputFD: inputFD, outputFD: outputFD, dispatcher: dispatcher)
         context.setFramingSource { connection.framingName }
         context.setExitHandler(onExit)
+        await context.services.start()
         await connection.run()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONRPC
 import MovieCore
 
 /// Everything the server is configured with, read once at startup from the environment and arguments.
@@ -29,6 +30,9 @@ public struct ServerConfiguration: Sendable {
     public var passwordIterations: Int = PasswordHasher.defaultIterations
     /// Firebase Auth from `FIREBASE_API_KEY` (+ `FIREBASE_AUTH_EMULATOR_HOST`); nil → local accounts.
     public var firebase: FirebaseConfiguration?
+    /// Firestore sync from `FIREBASE_PROJECT_ID` (+ `FIRESTORE_EMULATOR_HOST`, `MOVIE_RPC_SYNC_INTERVAL`),
+    /// with Firebase Auth only; `MOVIE_RPC_SYNC=0` → nil.
+    public var sync: SyncConfiguration?
 
     public init(
         dataDirectory: DataDirectory, tmdbAccessToken: String? = nil, tmdbAPIKey: String? = nil,
@@ -78,7 +82,27 @@ public struct ServerConfiguration: Sendable {
                 timeoutSeconds: configuration.tmdbTimeoutSeconds,
                 tokenKeyFile: TokenSealer.defaultKeyPath(environment: environment))
         }
+        configuration.sync = syncConfiguration(value, firebase: configuration.firebase,
+                                               timeoutSeconds: configuration.tmdbTimeoutSeconds)
         return configuration
+    }
+
+    private static func syncConfiguration(
+        _ value: (String) -> String?, firebase: FirebaseConfiguration?, timeoutSeconds: Double
+    ) -> SyncConfiguration? {
+        if let flag = value("MOVIE_RPC_SYNC"), ["0", "false", "no", "off"].contains(flag.lowercased()) { return nil }
+        guard firebase != nil, let project = value("FIREBASE_PROJECT_ID") else { return nil }
+        guard SyncConfiguration.isValidProjectID(project) else {
+            Log.warning("FIREBASE_PROJECT_ID is not a project id (lowercase letters, digits, hyphens): sync is off")
+            return nil
+        }
+        // A commit of 500 writes takes seconds (each is checked against the security rules): a minute each.
+        var sync = SyncConfiguration(
+            projectID: project, emulatorHost: value("FIRESTORE_EMULATOR_HOST"), timeoutSeconds: max(60, timeoutSeconds))
+        if let seconds = value("MOVIE_RPC_SYNC_INTERVAL").flatMap(Double.init), seconds.isFinite, seconds > 0 {
+            sync.pullInterval = seconds
+        }
+        return sync
     }
 
     /// What the domain layer needs of this configuration.
@@ -101,6 +125,7 @@ public struct ServerConfiguration: Sendable {
         services.eventsScope = eventsScope
         services.passwordIterations = passwordIterations
         services.firebase = firebase
+        services.sync = sync
         return services
     }
 

@@ -6,6 +6,10 @@ firebase/firebase-tools ``src/emulator/auth/operations.ts``): the emulator URL f
 ``http://HOST/securetoken.googleapis.com/v1/token?key=...``, ``expiresIn`` as a string of seconds, errors as
 HTTP 400 ``{"error": {"code": 400, "message": "EMAIL_EXISTS", "errors": [...]}}``.
 
+ID tokens are the Firebase emulators' kind: an unsigned JWT (``alg: none``) with ``sub``/``user_id`` the
+user's ``localId``, ``aud`` the project id, ``iss`` ``https://securetoken.google.com/<project>``, ``iat`` and
+``exp`` (now + ``expires_in``), which the Cloud Firestore emulator accepts and evaluates its rules against.
+
 Test controls: :meth:`FakeFirebase.expire_id_tokens` (every ID token issued so far is refused with
 ``TOKEN_EXPIRED``, as an hour-old one would be), :meth:`revoke_refresh_tokens`, :meth:`delete_user`,
 ``improved_email_privacy`` (``INVALID_LOGIN_CREDENTIALS`` instead of ``EMAIL_NOT_FOUND``/``INVALID_PASSWORD``).
@@ -16,6 +20,7 @@ Runs on 127.0.0.1 on an ephemeral port, one thread per connection, HTTP/1.1 keep
 
 from __future__ import annotations
 
+import base64
 import json
 import secrets
 import threading
@@ -38,8 +43,9 @@ class AuthError(Exception):
 
 class FakeFirebase:
     def __init__(self, api_key: str = "fake-api-key", expires_in: int = 3600,
-                 improved_email_privacy: bool = True) -> None:
+                 improved_email_privacy: bool = True, project_id: str = PROJECT_ID) -> None:
         self.api_key = api_key
+        self.project_id = project_id
         self.expires_in = expires_in
         self.improved_email_privacy = improved_email_privacy
         self.lock = threading.Lock()
@@ -158,13 +164,25 @@ class FakeFirebase:
 
     def _issue(self, local_id: str) -> Tuple[str, str]:
         generation = self.users[local_id]["generation"]
-        id_token = "fake-id-" + secrets.token_urlsafe(24)
+        id_token = self.id_token_for(local_id, self.users[local_id]["email"], self.expires_in)
         refresh_token = "fake-refresh-" + secrets.token_urlsafe(24)
         self.id_tokens[id_token] = (local_id, generation, False)
         self.refresh_tokens[refresh_token] = (local_id, generation)
         self.issued_id_tokens.append(id_token)
         self.issued_refresh_tokens.append(refresh_token)
         return id_token, refresh_token
+
+    def id_token_for(self, local_id: str, email: str, expires_in: int) -> str:
+        """An emulator-style ID token: unsigned JWT, the claims Firebase Auth puts in one."""
+        def part(value: Dict[str, Any]) -> str:
+            return base64.urlsafe_b64encode(json.dumps(value, separators=(",", ":")).encode()).rstrip(b"=").decode()
+        now = int(time.time())
+        claims = {"iss": "https://securetoken.google.com/" + self.project_id, "aud": self.project_id,
+                  "auth_time": now, "user_id": local_id, "sub": local_id, "iat": now, "exp": now + expires_in,
+                  "email": email, "email_verified": False,
+                  "firebase": {"identities": {"email": [email]}, "sign_in_provider": "password"},
+                  "nonce": secrets.token_urlsafe(12)}  # every token different, as real ones are
+        return part({"alg": "none", "typ": "JWT"}) + "." + part(claims) + "."
 
     def _user_for_id_token(self, body: Dict[str, Any]) -> Dict[str, Any]:
         token = body.get("idToken")
@@ -268,4 +286,5 @@ class FakeFirebase:
             raise AuthError("TOKEN_EXPIRED")
         id_token, _ = self._issue(local_id)
         return {"expires_in": str(self.expires_in), "token_type": "Bearer", "refresh_token": token,
-                "id_token": id_token, "user_id": local_id, "project_id": PROJECT_ID, "access_token": id_token}
+                "id_token": id_token, "user_id": local_id, "project_id": self.project_id,
+                "access_token": id_token}

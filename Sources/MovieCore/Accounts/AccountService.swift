@@ -24,6 +24,8 @@ public final class AccountService: Sendable {
     let provider: any AccountProvider
     let throttle: LoginThrottle
     private let now: @Sendable () -> Date
+    /// Sync's part in deleting an account (its remote documents go first).
+    let syncHooks = AccountSyncHooks()
     /// The current user's id as event recording sees it (see `currentUserIDForRecording`).
     private let recordingCache = Mutex<RecordingCache>(RecordingCache())
 
@@ -262,6 +264,7 @@ public final class AccountService: Sendable {
         let reauthenticated = try await checkingThrottle(email: user.email) {
             try await provider.reauthenticate(user, password: password)
         }
+        try await syncHooks.accountWillBeDeleted(userID: user.id, idToken: reauthenticated?.idToken)
         try await provider.deleteAccount(user, reauthenticated: reauthenticated)
         provider.setCredential(nil, for: session)
         defer { sessionChanged() }

@@ -83,11 +83,14 @@ public struct AccountStore: Sendable {
     /// Seals Firebase refresh tokens before they are written. Without one they are not written at all, and a
     /// Firebase session then lasts only as long as the process.
     let sealer: TokenSealer?
+    /// Records profile changes in the sync outbox, in their transaction; nil when sync is off.
+    let journal: SyncJournal?
 
     /// Works on `database` (the data directory's store, migrated with ``migrations``).
-    public init(database: Database, sealer: TokenSealer? = nil) {
+    public init(database: Database, sealer: TokenSealer? = nil, journal: SyncJournal? = nil) {
         self.database = database
         self.sealer = sealer
+        self.journal = journal
     }
 
     /// What the `refresh_token` column holds for `token`: sealed, or NULL.
@@ -213,6 +216,7 @@ public struct AccountStore: Sendable {
 
     /// Sets the profile (all four fields) and returns the updated user.
     func setProfile(userID: String, _ profile: UserProfile) async throws -> User {
+        let journal = journal
         let stored = try await write { db -> StoredUser? in
             try db.run(
                 """
@@ -222,10 +226,12 @@ public struct AccountStore: Sendable {
                     profile.displayName.sqliteValue, profile.bio.sqliteValue, profile.phone.sqliteValue,
                     profile.birthDate.sqliteValue, .text(Timestamp.string(Date())), .text(userID),
                 ])
+            if db.changes == 1 { try journal?.profileChanged(db, userID: userID) }
             return try db.queryOne("SELECT \(Self.userColumns) FROM users u WHERE u.id = ?", [.text(userID)])
                 .map(Self.storedUser)
         }
         guard let stored else { throw MovieError.loginRequired }
+        journal?.committed()
         return stored.user
     }
 

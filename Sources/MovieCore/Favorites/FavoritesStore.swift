@@ -7,6 +7,8 @@ import Synchronization
 /// favorites. `UNIQUE(user_id, movie_id)` makes a second add fail with `alreadyFavorite`, whatever races.
 public struct FavoritesStore: Sendable {
     let database: Database
+    /// Records each change in the sync outbox, in the change's transaction; nil when sync is off.
+    let journal: SyncJournal?
     /// Decoded rows by their stored content (see `list`); shared by copies of this store.
     private let decodedRows = DecodedRows()
 
@@ -44,8 +46,9 @@ public struct FavoritesStore: Sendable {
     ]
 
     /// Works on `database` (the data directory's store, whose migrations created `favorites`).
-    public init(database: Database) {
+    public init(database: Database, journal: SyncJournal? = nil) {
         self.database = database
+        self.journal = journal
     }
 
     /// Adds `movie` for `userID`. Throws `alreadyFavorite` when it is one already, `loginRequired` when the
@@ -55,6 +58,7 @@ public struct FavoritesStore: Sendable {
         let json = try Self.encode(movie)
         let addedAt = Timestamp.string(date)
         let movieID = movie.id
+        let journal = journal
         try await write { db in
             do {
                 try db.run(
@@ -67,18 +71,24 @@ public struct FavoritesStore: Sendable {
             } catch let error as SQLiteError where error.code == .constraintForeignKey {
                 throw MovieError.loginRequired
             }
+            try journal?.favoriteChanged(db, userID: userID, movieID: movieID, deleted: false)
         }
+        journal?.committed()
         return Favorite(movieID: movieID, addedAt: StoredTime.date(addedAt) ?? date, movie: movie)
     }
 
     /// Removes a favorite; `notFound` when it is not one.
     public func remove(userID: String, movieID: Int) async throws {
+        let journal = journal
         let removed = try await write { db -> Bool in
             try db.run(
                 "DELETE FROM favorites WHERE user_id = ? AND movie_id = ?", [.text(userID), .integer(Int64(movieID))])
-            return db.changes > 0
+            guard db.changes > 0 else { return false }
+            try journal?.favoriteChanged(db, userID: userID, movieID: movieID, deleted: true)
+            return true
         }
         guard removed else { throw MovieError.notFound("favorite movie \(movieID)") }
+        journal?.committed()
     }
 
     /// The user's favorites, newest first.

@@ -16,6 +16,7 @@ public final class MovieStore: Sendable {
         var migrator = DatabaseMigrator()
         let all = CatalogCache.migrations + AccountStore.migrations + EventLog.migrations
             + FavoritesStore.migrations + LocalMovieIndex.migrations
+            + SyncStore.migrations
         for (identifier, migrate) in all {
             migrator.registerMigration(identifier, migrate)
         }

@@ -788,6 +788,28 @@ FavoritesContainsParams = TypedDict("FavoritesContainsParams", {"movieIds": List
 FavoritesContainsResult = TypedDict("FavoritesContainsResult", {"contains": Dict[str, bool]})
 
 
+SyncStatusParams = TypedDict("SyncStatusParams", {})
+SyncStatusParams.__doc__ = "``sync.status`` takes no params."
+
+
+SyncStatusResult = TypedDict("SyncStatusResult", {
+    "enabled": bool,
+    "provider": Literal["firestore", "none"],
+    "state": Literal["disabled", "idle", "syncing", "offline", "error"],
+    "pending": int,
+    "lastPushedAt": Optional[str],
+    "lastPulledAt": Optional[str],
+    "lastError": Optional[str],
+})
+
+
+# Params of ``sync.now``.
+SyncNowParams = TypedDict("SyncNowParams", {"progressToken": "ProgressToken"}, total=False)
+
+
+SyncNowResult = TypedDict("SyncNowResult", {"pushed": int, "pulled": int, "conflicts": int, "pending": int})
+
+
 # Params of ``events.list``.
 EventsListParams = TypedDict("EventsListParams", {
     "limit": "EventLimit",
@@ -1425,6 +1447,31 @@ class Methods:
         wire: Dict[str, Any] = {}
         wire["movieIds"] = movie_ids
         return cast("FavoritesContainsResult", self._call_method("favorites.contains", wire))
+
+    def sync_status(self) -> SyncStatusResult:
+        """``sync.status``: Whether the logged-in user's favorites and profile fields (bio, phone, birth date)
+        sync through Cloud Firestore, the state of that sync, how many local changes wait to be pushed, when
+        it last pushed and pulled, and the last error in plain words (null after a success). Answers from
+        memory and the local database, never the network. Local accounts, the demo and MOVIE_RPC_SYNC=0:
+        enabled false, provider none, state disabled.
+        """
+        wire = None
+        return cast("SyncStatusResult", self._call_method("sync.status", wire))
+
+    def sync_now(self, progress_token: Optional[ProgressToken] = None) -> SyncNowResult:
+        """``sync.now``: Runs one sync cycle now (after the one running, if any): pulls what changed in Cloud
+        Firestore since the last pull, applies it under the conflict rule (the change the user made last
+        wins), then pushes the outbox in batches of at most 500 writes. Reports $/progress {token, value:
+        {done, total, message}} when given a progressToken. Nobody logged in through Firebase: -32011. Sync
+        off, Firestore unreachable or refusing: -32031 with the reason (data.retryable says whether trying
+        later may work); local data and the outbox are untouched.
+
+        Params (Python name -> wire name): progress_token -> progressToken.
+        """
+        wire: Dict[str, Any] = {}
+        if progress_token is not None:
+            wire["progressToken"] = progress_token
+        return cast("SyncNowResult", self._call_method("sync.now", wire))
 
     def events_list(
         self,
@@ -2360,6 +2407,31 @@ class AsyncMethods:
         wire["movieIds"] = movie_ids
         return cast("FavoritesContainsResult", await self._call_method("favorites.contains", wire))
 
+    async def sync_status(self) -> SyncStatusResult:
+        """``sync.status``: Whether the logged-in user's favorites and profile fields (bio, phone, birth date)
+        sync through Cloud Firestore, the state of that sync, how many local changes wait to be pushed, when
+        it last pushed and pulled, and the last error in plain words (null after a success). Answers from
+        memory and the local database, never the network. Local accounts, the demo and MOVIE_RPC_SYNC=0:
+        enabled false, provider none, state disabled.
+        """
+        wire = None
+        return cast("SyncStatusResult", await self._call_method("sync.status", wire))
+
+    async def sync_now(self, progress_token: Optional[ProgressToken] = None) -> SyncNowResult:
+        """``sync.now``: Runs one sync cycle now (after the one running, if any): pulls what changed in Cloud
+        Firestore since the last pull, applies it under the conflict rule (the change the user made last
+        wins), then pushes the outbox in batches of at most 500 writes. Reports $/progress {token, value:
+        {done, total, message}} when given a progressToken. Nobody logged in through Firebase: -32011. Sync
+        off, Firestore unreachable or refusing: -32031 with the reason (data.retryable says whether trying
+        later may work); local data and the outbox are untouched.
+
+        Params (Python name -> wire name): progress_token -> progressToken.
+        """
+        wire: Dict[str, Any] = {}
+        if progress_token is not None:
+            wire["progressToken"] = progress_token
+        return cast("SyncNowResult", await self._call_method("sync.now", wire))
+
     async def events_list(
         self,
         limit: Optional[EventLimit] = None,
@@ -2927,6 +2999,8 @@ METHOD_NAMES: List[str] = [
     "favorites.remove",
     "favorites.list",
     "favorites.contains",
+    "sync.status",
+    "sync.now",
     "events.list",
     "events.search",
     "events.get",
@@ -3070,6 +3144,10 @@ __all__ = [
     "ShutdownResult",
     "SignedIn",
     "Source",
+    "SyncNowParams",
+    "SyncNowResult",
+    "SyncStatusParams",
+    "SyncStatusResult",
     "Timestamp",
     "User",
     "Video",

@@ -117,6 +117,11 @@ final class FirebaseAccountProvider: AccountProvider {
         }
     }
 
+    /// A valid ID token for `session` (for Firestore): refreshed when about to expire, or when `forceRefresh`.
+    func idToken(for session: AccountStore.Session, forceRefresh: Bool) async throws -> String {
+        try await validCredential(session, forceRefresh: forceRefresh).idToken
+    }
+
     private func validCredential(
         _ session: AccountStore.Session, forceRefresh: Bool
     ) async throws -> ProviderCredential {

@@ -18,6 +18,7 @@ public struct AuthLogin: MovieMethod {
     ) async throws -> Result {
         let user = try await server.services.accounts.login(email: params.email, password: params.password)
         await server.services.record(.userLoggedIn)
+        await server.services.sync?.userChanged()
         return SignedInResult(user)
     }
 }

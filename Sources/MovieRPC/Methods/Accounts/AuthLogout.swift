@@ -17,7 +17,11 @@ public struct AuthLogout: MovieMethod {
         if await server.services.currentUserID() != nil {
             await server.services.record(.userLoggedOut)
         }
+        // Pending sync changes get a short chance to reach Firestore under this user's token; what is left
+        // stays queued for their next login, never pushed under another user.
+        await server.services.sync?.flush(within: .seconds(2))
         try await server.services.accounts.logout()
+        await server.services.sync?.userChanged()
         return Result(route: .login)
     }
 }

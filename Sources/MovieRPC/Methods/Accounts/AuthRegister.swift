@@ -22,6 +22,7 @@ public struct AuthRegister: MovieMethod {
             email: params.email, password: params.password, passwordConfirmation: params.passwordConfirmation,
             profile: params.profile?.changes)
         await server.services.record(.userRegistered)
+        await server.services.sync?.userChanged()
         return SignedInResult(user)
     }
 }

@@ -29,6 +29,7 @@ public struct FavoritesContains: MovieMethod {
     ) async throws -> Result {
         let ids = try FavoritesParams.movieIDs(params.movieIds)
         let user = try await server.services.accounts.requireUser()
+        await server.services.sync?.pullIfStale()
         let found = try await server.services.favorites.contains(userID: user.id, movieIDs: ids)
         let pairs = ids.map { (String($0), found.contains($0)) }
         return Result(contains: Dictionary(pairs, uniquingKeysWith: { first, _ in first }))

@@ -72,6 +72,7 @@ public struct FavoritesList: MovieMethod {
     ) async throws -> Result {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
         let user = try await server.services.accounts.requireUser()
+        await server.services.sync?.pullIfStale()
         let favorites = server.services.favorites
         let grouped = params.groupBy == .genre
         let names: [Int: String]? = if grouped { await genreNames(server.services.repository) } else { nil }
