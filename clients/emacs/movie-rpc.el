@@ -6,7 +6,6 @@
 ;; Version: 0.2.0
 ;; Package-Requires: ((emacs "27.1") (jsonrpc "1.0.9"))
 ;; Keywords: multimedia, comm, tools
-;; URL: https://github.com/movie-rpc/movie-rpc
 ;; SPDX-License-Identifier: Apache-2.0
 
 ;; Licensed under the Apache License, Version 2.0 (the "License");
