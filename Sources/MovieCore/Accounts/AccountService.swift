@@ -130,7 +130,7 @@ public final class AccountService: Sendable {
     /// all pass a check made before the first of them failed. A success clears the count; a check that
     /// could not run (an upstream or storage failure, not a wrong password) gives its count back.
     private func checkingThrottle<T: Sendable>(email: String, _ check: () async throws -> T) async throws -> T {
-        let attempt = try await store.beginLoginAttempt(email: email, now: now(), throttle: throttle)
+        let attempt = try await store.beginLoginAttempt(email: email, now: now, throttle: throttle)
         do {
             let result = try await check()
             try await store.clearLoginFailures(email: email)

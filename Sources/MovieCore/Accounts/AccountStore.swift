@@ -426,10 +426,16 @@ public struct AccountStore: Sendable {
     /// the data directory) are therefore serialised by the write lock, and after the failure that locks no
     /// further attempt is let through until the lock passes, however they arrive. A success clears the
     /// count (``clearLoginFailures``); a check that could not run gives its count back (``refund``).
-    func beginLoginAttempt(email: String, now: Date, throttle: LoginThrottle) async throws -> LoginAttempt {
+    ///
+    /// The clock is read inside the transaction: a time taken before waiting for the write lock would be
+    /// older than the lock another attempt set meanwhile, and the wait reported longer than the lock.
+    func beginLoginAttempt(
+        email: String, now clock: @escaping @Sendable () -> Date, throttle: LoginThrottle
+    ) async throws -> LoginAttempt {
         let normalized = AccountValidator.normalizedEmail(email)
-        let nowSeconds = now.timeIntervalSince1970
         return try await write { db -> LoginAttempt in
+            let now = clock()
+            let nowSeconds = now.timeIntervalSince1970
             let row = try db.queryOne(
                 "SELECT failures, locked_until FROM login_attempts WHERE email_normalized = ?", [.text(normalized)])
             let failures = try row?.int("failures") ?? 0
