@@ -4,7 +4,7 @@
     python3 bench/storage_bench.py build BINARY [BINARY ...]   # first response and peak RSS, vs the C echo
     python3 bench/storage_bench.py contention BINARY           # genres.list / favorites.list p99 under contention
 
-build: each binary and the C echo (bench/c_echo.c, compiled here with cc -O2) are started in turn, --runs
+build: each binary and the C echo (bench/echo.c, as bench.py builds it) are started in turn, --runs
 times, so all see the same machine state; first response is spawn to the reply of server.info (the echo
 answers its first line). Peak RSS (VmHWM) is read after a pipelined run of 20,000 requests of each method.
 
@@ -21,23 +21,19 @@ import os
 import pathlib
 import sqlite3
 import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bench import Pipe, fill_events, fresh_env, ok, percentile, pipelined, request  # noqa: E402
+from bench import Pipe, c_echo_command, fill_events, fresh_env, ok, percentile, pipelined, request  # noqa: E402
 
 HERE = pathlib.Path(__file__).resolve().parent
 
 
 def c_echo() -> str:
-    """Compiles the C echo once per run; returns its path."""
-    out = pathlib.Path(tempfile.mkdtemp(prefix="bench-c-echo-")) / "c_echo"
-    subprocess.run(["cc", "-O2", "-D_GNU_SOURCE", "-o", str(out), str(HERE / "c_echo.c")], check=True)
-    return str(out)
+    """The C echo bench.py measures too (bench/echo.c, compiled once into bench/out); returns its path."""
+    return c_echo_command()[0]
 
 
 def first_response_ms(command: list[str], env: dict) -> float:
