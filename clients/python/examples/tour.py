@@ -47,6 +47,12 @@ def tour(client: Client) -> None:
     for movie in client.movies_by_genre(genre_id=comedy["id"])["results"][:5]:
         print("   " + movie_line(movie))
 
+    print("\n== Search: \"jura\" (prefixes and accents fold: \"leon\" finds L\u00e9on too)")
+    found = client.movies_search(query="jura")
+    print("   %d found (source %s, complete %s)" % (found["totalResults"], found["source"], found["complete"]))
+    for movie in found["results"][:3]:
+        print("   " + movie_line(movie))
+
     print("\n== Popular, page 1")
     popular = client.movies_popular(page=1, poster_size="w342")
     print("   page %d of %d, %d movies, source %s, fetched %s" % (
