@@ -18,7 +18,8 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "clients" / "python"))  # the real client package, not an installed copy
 
-from movie_rpc import Client  # noqa: E402
+from fake_tmdb import FakeTMDB  # noqa: E402
+from movie_rpc import Client, RpcError  # noqa: E402
 from movie_rpc.framing import FRAMINGS  # noqa: E402
 from openrpc_contract import OpenRpcContract  # noqa: E402
 from raw_server import RawServer  # noqa: E402
@@ -159,3 +160,36 @@ def raw(spawn_raw, framing: str) -> RawServer:
 
 
 __all__ = ["FRAMINGS", "REPO_ROOT", "SCHEMA_PATH", "full_env"]
+
+
+def error_of(call: Callable, *args, **kwargs) -> RpcError:
+    """The RpcError that `call(*args, **kwargs)` raises (the test fails if it raises none)."""
+    with pytest.raises(RpcError) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+# -- live mode: a server talking to the fake TMDB
+
+TMDB_API_KEY = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+TMDB_ACCESS_TOKEN = "eyJhbGciOiJIUzI1NiJ9.fake-read-access-token.signature"
+
+
+@pytest.fixture
+def tmdb() -> Iterator[FakeTMDB]:
+    """The fake TMDB, accepting TMDB_API_KEY (and TMDB_ACCESS_TOKEN as a bearer token)."""
+    server = FakeTMDB(api_key=TMDB_API_KEY, access_token=TMDB_ACCESS_TOKEN).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live(make_client, tmdb) -> Callable[..., Client]:
+    """Starts clients whose server talks to the fake TMDB with the API key; `env` adds or overrides."""
+    def start(**env: Optional[str]) -> Client:
+        changes: Dict[str, Optional[str]] = {
+            "TMDB_API_KEY": TMDB_API_KEY, "TMDB_BASE_URL": tmdb.base_url, "MOVIE_RPC_TMDB_TIMEOUT": "2",
+            "MOVIE_RPC_TMDB_MAX_RETRY_AFTER": "2"}
+        changes.update(env)
+        return make_client("newline", env=changes)
+    return start

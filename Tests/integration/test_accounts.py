@@ -17,19 +17,13 @@ from typing import Any, Dict, Iterator, List, Optional
 import pytest
 
 from fake_firebase import FakeFirebase
-from movie_rpc import RpcError
+from conftest import error_of
 
 DB_NAME = "movie-rpc.sqlite"
 LOCAL: Dict[str, Optional[str]] = {
     "MOVIE_RPC_PASSWORD_ITERATIONS": "1000", "FIREBASE_API_KEY": None, "FIREBASE_AUTH_EMULATOR_HOST": None,
 }
 USER_KEYS = {"id", "email", "displayName", "bio", "phone", "birthDate", "createdAt", "provider"}
-
-
-def error_of(call, *args, **kwargs) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
 
 
 def rows(home: Path, sql: str, *args: Any) -> List[tuple]:

@@ -8,35 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from fake_tmdb import FakeTMDB
 from movie_rpc import RpcError
-
-API_KEY = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
-ACCESS_TOKEN = "eyJhbGciOiJIUzI1NiJ9.fake-read-access-token.signature"
-
-
-@pytest.fixture
-def tmdb():
-    server = FakeTMDB(api_key=API_KEY, access_token=ACCESS_TOKEN).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def live(make_client, tmdb):
-    """A client whose server talks to the fake TMDB with an API key."""
-    def start(**env):
-        changes = {"TMDB_API_KEY": API_KEY, "TMDB_BASE_URL": tmdb.base_url, "MOVIE_RPC_TMDB_TIMEOUT": "2",
-                   "MOVIE_RPC_TMDB_MAX_RETRY_AFTER": "2"}
-        changes.update(env)
-        return make_client("newline", env=changes)
-    return start
-
-
-def error_of(call, *args, **kwargs) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
+from conftest import TMDB_ACCESS_TOKEN as ACCESS_TOKEN, TMDB_API_KEY as API_KEY, error_of
 
 
 # -- demo mode --------------------------------------------------------------------------------------

@@ -6,33 +6,9 @@ from __future__ import annotations
 import pytest
 
 from fake_tmdb import FakeTMDB
-from movie_rpc import RpcError
+from conftest import error_of
 
-API_KEY = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
 ALL_PARTS = ["credits", "videos", "watchProviders", "releaseDates", "externalIds"]
-
-
-@pytest.fixture
-def tmdb():
-    server = FakeTMDB(api_key=API_KEY).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def live(make_client, tmdb):
-    def start(**env):
-        changes = {"TMDB_API_KEY": API_KEY, "TMDB_BASE_URL": tmdb.base_url, "MOVIE_RPC_TMDB_TIMEOUT": "2",
-                   "MOVIE_RPC_TMDB_MAX_RETRY_AFTER": "2"}
-        changes.update(env)
-        return make_client("newline", env=changes)
-    return start
-
-
-def error_of(call, *args, **kwargs) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
 
 
 def api_requests(tmdb: FakeTMDB) -> list[str]:

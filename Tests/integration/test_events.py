@@ -10,13 +10,7 @@ import threading
 import pytest
 
 from movie_rpc import Call, RpcError
-
-
-
-def error_of(call, *args, **kwargs) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
+from conftest import error_of
 
 
 def stamp(second: int, millis: int = 0) -> str:

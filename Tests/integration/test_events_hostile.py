@@ -13,17 +13,11 @@ from typing import Dict, Optional
 import pytest
 
 from fake_firebase import FakeFirebase
-from movie_rpc import RpcError
+from conftest import error_of
 
 LOCAL: Dict[str, Optional[str]] = {
     "MOVIE_RPC_PASSWORD_ITERATIONS": "1000", "FIREBASE_API_KEY": None, "FIREBASE_AUTH_EMULATOR_HOST": None,
 }
-
-
-def error_of(call, *args, **kwargs) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
 
 
 @pytest.fixture

@@ -10,17 +10,12 @@ from typing import Dict, Optional
 import pytest
 
 from movie_rpc import RpcError
+from conftest import error_of
 
 LOCAL: Dict[str, Optional[str]] = {
     "MOVIE_RPC_PASSWORD_ITERATIONS": "1000", "FIREBASE_API_KEY": None, "FIREBASE_AUTH_EMULATOR_HOST": None,
 }
 FIGHT_CLUB, FORREST_GUMP, BLACK_PHONE = 550, 13, 756999
-
-
-def error_of(call, *args, **kwargs) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
 
 
 def count(home: Path, sql: str, *args) -> int:

@@ -6,28 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from fake_tmdb import FakeTMDB
 
-API_KEY = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+@pytest.fixture
+def live(live):
+    """conftest's live servers, with cheap password hashes for the tests that log in."""
+    return lambda **env: live(**{"MOVIE_RPC_PASSWORD_ITERATIONS": "1000", **env})
+
 
 LEON, SHAWSHANK, PUSS_IN_BOOTS, DOMINION, GODFATHER = 101, 278, 315162, 507086, 238
-
-
-@pytest.fixture
-def tmdb():
-    server = FakeTMDB(api_key=API_KEY).start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def live(make_client, tmdb):
-    def start(**env):
-        changes = {"TMDB_API_KEY": API_KEY, "TMDB_BASE_URL": tmdb.base_url, "MOVIE_RPC_TMDB_TIMEOUT": "2",
-                   "MOVIE_RPC_TMDB_MAX_RETRY_AFTER": "2", "MOVIE_RPC_PASSWORD_ITERATIONS": "1000"}
-        changes.update(env)
-        return make_client("newline", env=changes)
-    return start
 
 
 def ids(page: dict) -> list[int]:

@@ -20,7 +20,7 @@ import pytest
 from fake_firebase import FakeFirebase
 from fake_tmdb import FakeTMDB
 from firestore_emulator import RULES_PATH, FirestoreEmulator, available
-from movie_rpc import RpcError
+from conftest import error_of
 
 PROJECT = "demo-movie-rpc"
 API_KEY = "fake-web-api-key-sync"
@@ -96,12 +96,6 @@ def remote_favorites(firestore: FirestoreEmulator, uid: str) -> Dict[int, Dict[s
     status, documents = firestore.list_documents("users/%s/favorites" % uid)
     assert status == 200, documents
     return {int(d["fields"]["movieId"]["integerValue"]): d["fields"] for d in documents}
-
-
-def error_of(call: Callable, *args: Any, **kwargs: Any) -> RpcError:
-    with pytest.raises(RpcError) as info:
-        call(*args, **kwargs)
-    return info.value
 
 
 def sign_up(client, email: str = "ada@example.com") -> str:

@@ -8,17 +8,8 @@ import urllib.parse
 
 import pytest
 
-from fake_tmdb import FakeTMDB
 from movie_rpc import RpcError
-
-API_KEY = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
-
-
-@pytest.fixture
-def tmdb():
-    server = FakeTMDB(api_key=API_KEY).start()
-    yield server
-    server.stop()
+from conftest import TMDB_API_KEY as API_KEY
 
 
 @pytest.fixture
