@@ -77,6 +77,17 @@ class FaultCycler(threading.Thread):
         self.tmdb.set_fault(None)
 
 
+def run_clients(work, timeout: float, count: int = 4) -> None:
+    """Runs `work(seed)` on `count` client threads and waits for them; a thread still running after
+    `timeout` seconds fails the test."""
+    workers = [threading.Thread(target=work, args=(seed,)) for seed in range(count)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout)
+        assert not worker.is_alive(), "a client thread is stuck"
+
+
 def test_catalog_under_cycling_upstream_faults(make_client, live_env, tmdb):
     env = dict(live_env, MOVIE_RPC_OFFLINE_WINDOW="1")
     client = make_client(env=env)
@@ -110,13 +121,8 @@ def test_catalog_under_cycling_upstream_faults(make_client, live_env, tmdb):
                 failures.append("%s %r: %r" % (method, params, error))
 
     cycler.start()
-    workers = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
     try:
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join(RUN_SECONDS + 30)
-            assert not worker.is_alive(), "a client thread is stuck"
+        run_clients(work, RUN_SECONDS + 30)
     finally:
         cycler.halt.set()
         cycler.join(10)
@@ -216,13 +222,8 @@ def test_images_under_cycling_hostile_image_servers(make_client, home, tmp_path)
 
     cycler = threading.Thread(target=cycle, daemon=True)
     cycler.start()
-    workers = [threading.Thread(target=work, args=(seed,)) for seed in range(4)]
     try:
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join(IMAGE_RUN_SECONDS + 60)
-            assert not worker.is_alive(), "a client thread is stuck"
+        run_clients(work, IMAGE_RUN_SECONDS + 60)
     finally:
         halt.set()
         cycler.join(5)
