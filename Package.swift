@@ -41,7 +41,6 @@ let package = Package(
         .executableTarget(
             name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC", "CMalloc"],
             linkerSettings: [
-                staticSwiftRuntime,
                 // Packed relative relocations (DT_RELR, glibc ≥ 2.36): the static Swift runtime's 2 MB relocation
                 // table shrinks to 15 KB, which the loader no longer pages in (≈ 2.5 MiB less resident memory,
                 // faster start). gold lacks the option; lld ships with the toolchain.
@@ -63,6 +62,12 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// Every module is compiled for the static runtime in release, so every executable must link it too (a target
+// compiled with -static-stdlib autolinks libraries that exist only in swift_static): without the linker flag,
+// plain `swift build -c release`, which builds every product, failed at bench/search-bench.
 for target in package.targets where [.regular, .executable].contains(target.type) {
     target.swiftSettings = (target.swiftSettings ?? []) + [staticSwiftRuntimeCompile]
+    if target.type == .executable {
+        target.linkerSettings = (target.linkerSettings ?? []) + [staticSwiftRuntime]
+    }
 }
