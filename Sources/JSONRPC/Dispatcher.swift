@@ -21,10 +21,13 @@ public final class Dispatcher: Sendable {
         /// Large, so that control messages behind a backlog waiting on a hanging upstream are still read.
         public var maxWaitingRequests: Int
         /// Bytes of requests read and not yet answered (each counted with `requestOverhead` more) at which
-        /// the connection stops reading until half of them are answered. Default: twice the message limit.
+        /// the connection stops reading until half of them are answered. Reaching it stops the reading
+        /// after the message that reached it, so one message of up to `maxMessageSize` always gets in.
+        /// Default: ``defaultQueuedBytes``.
         public var maxQueuedInputBytes: Int
         /// Bytes of replies waiting to be written at which no further request starts: a client that does
-        /// not read holds the work back, and through `maxQueuedInputBytes` the input. Twice the message limit.
+        /// not read holds the work back, and through `maxQueuedInputBytes` the input. A single reply larger
+        /// than it still goes out whole. Default: ``defaultQueuedBytes``.
         public var maxQueuedOutputBytes: Int
         /// The largest reply one batch builds; entries past it are answered with a `replyTooLarge` error.
         /// Default: the message limit.
@@ -34,16 +37,19 @@ public final class Dispatcher: Sendable {
             maxWaitingRequests: Int = 16 * 1024, maxQueuedInputBytes: Int? = nil, maxQueuedOutputBytes: Int? = nil,
             maxBatchReplySize: Int? = nil
         ) {
-            let twice = maxMessageSize.multipliedReportingOverflow(by: 2)
-            let defaultQueue = twice.overflow ? Int.max : twice.partialValue
             self.maxMessageSize = maxMessageSize
             self.maxDepth = maxDepth
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
             self.maxWaitingRequests = max(1, maxWaitingRequests)
-            self.maxQueuedInputBytes = max(1, maxQueuedInputBytes ?? defaultQueue)
-            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? defaultQueue)
+            self.maxQueuedInputBytes = max(1, maxQueuedInputBytes ?? Self.defaultQueuedBytes)
+            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? Self.defaultQueuedBytes)
             self.maxBatchReplySize = max(1, maxBatchReplySize ?? maxMessageSize)
         }
+
+        /// The default budget of queued input and of queued output: about 1,800 small pipelined requests
+        /// waiting, far more than two cores need to stay busy, while a client that pipelines 50,000 of them
+        /// costs the server a megabyte or two, not the whole backlog (was twice the message limit, 32 MiB).
+        public static let defaultQueuedBytes = 1 << 20
 
         /// What one queued request costs beyond its bytes (its job, closure and bookkeeping), so that a
         /// flood of tiny requests is bounded by `maxQueuedInputBytes` too.
