@@ -792,3 +792,60 @@ struct EventLogTests {
         #expect(EventTime.parse("2026-01-01T00:30:00-01:00").map(EventTime.string) == "2026-01-01T01:30:00.000Z")
     }
 }
+
+@Suite("Event log schema v3")
+struct EventLogBatchedInsertMigrationTests {
+    @Test("a database written with the per-row triggers keeps its counts and its index after migration v3")
+    func upgradedDatabaseKeepsCountsAndIndex() async throws {
+        let fixture = try EventLogFixture()
+        // The store as the previous version left it: the events' first two steps, with their insert triggers.
+        let oldPath = fixture.directory.path + "-v2"
+        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
+        let directory = DataDirectory(path: oldPath)
+        defer { try? FileManager.default.removeItem(atPath: oldPath) }
+        var previous = DatabaseMigrator()
+        for (identifier, migrate) in EventLog.migrations.prefix(2) { previous.registerMigration(identifier, migrate) }
+        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        try await old.write { db in
+            for index in 0..<3 {
+                try db.run(
+                    "INSERT INTO events (name, ts, user_id, params, search) VALUES ('movie.viewed', ?, 'u1', '{}', ?)",
+                    [.integer(base + Int64(index)), .text("movie.viewed oldneedle\(index)")])
+            }
+        }
+        try await old.close()
+
+        let log = EventLog(database: try MovieStore(directory: directory).database)
+        await log.record(name: "movie.viewed", params: [:], userID: "u1", timestampMillis: base + 10)
+        await log.record(name: "genres.opened", params: [:], userID: nil, timestampMillis: base + 11)
+        let stats = try await log.stats()
+        #expect(stats.total == 5)
+        #expect(stats.counts == [EventStats.Count(name: "movie.viewed", count: 4),
+                                 EventStats.Count(name: "genres.opened", count: 1)])
+        #expect(try await log.search("oldneedle1", limit: 5).events.map(\.timestampMillis) == [base + 1])
+        #expect(try await log.search("genres.op", limit: 5).events.map(\.timestampMillis) == [base + 11])
+        await log.close()
+    }
+
+    @Test("one batch keeps the totals, every user's usage and the index, for any mix of users and names")
+    func batchKeepsCounters() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        let users: [String?] = [nil, "ada", "bob"]
+        for index in 0..<600 {
+            await log.record(
+                name: index % 2 == 0 ? "movie.viewed" : "genres.opened", params: ["n": .int(index)],
+                userID: users[index % 3], timestampMillis: base + Int64(index))
+        }
+        let stats = try await log.stats()
+        #expect(stats.total == 600)
+        #expect(stats.counts.sorted { $0.name < $1.name } == [
+            EventStats.Count(name: "genres.opened", count: 300), EventStats.Count(name: "movie.viewed", count: 300)])
+        let adas = try await log.stats(viewer: .user("ada"))
+        #expect(adas.counts.map(\.count).reduce(0, +) == 200 + 200)  // ada's own and the anonymous ones
+        let rows = try await fixture.store.database.read { db in
+            try db.scalarInt("SELECT count(*) FROM events_fts WHERE events_fts MATCH '\"vie\"'") ?? -1
+        }
+        #expect(rows == 300)
+    }
+}

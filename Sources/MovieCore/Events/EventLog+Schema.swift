@@ -9,9 +9,10 @@ extension EventLog {
     /// - `events_by_time (ts DESC, id DESC)` serves newest-first keyset pages and retention (oldest first);
     ///   `events_by_name (name, ts DESC, id DESC)` serves pages filtered by name.
     /// - `event_totals` (one row) and `event_usage` (per user and name; `''` is the anonymous user) are
-    ///   kept by triggers, so retention, `events.stats` and hints never count the whole table.
+    ///   kept by `EventQueries.insert` (per batch) and by delete triggers, so retention, `events.stats` and
+    ///   hints never count the whole table.
     /// - `events_fts`: an FTS5 trigram index over `search` (external content, no positions: it only
-    ///   narrows candidates, which are then checked exactly), kept by triggers.
+    ///   narrows candidates, which are then checked exactly), kept the same way.
     static let migrations: [MovieStore.Migration] = [
         ("v1-events", { db in
             try db.execute("""
@@ -63,6 +64,15 @@ extension EventLog {
                 CREATE TRIGGER events_fts_delete AFTER DELETE ON events BEGIN
                     INSERT INTO events_fts (events_fts, rowid, search) VALUES ('delete', old.id, old.search);
                 END;
+                """)
+        }),
+        // Inserts keep the counters and the search index once per batch (`EventQueries.insert`), not per row:
+        // the per-row triggers made a batch of 256 events 3.4 times as slow (19,300 against 65,800 events/s,
+        // the trigram index's per-row insert most of it). Deletes are rare and keep their triggers.
+        ("v3-events-batched-insert", { db in
+            try db.execute("""
+                DROP TRIGGER events_counted;
+                DROP TRIGGER events_fts_insert;
                 """)
         }),
     ]

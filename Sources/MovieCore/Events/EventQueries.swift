@@ -17,15 +17,38 @@ enum EventQueries {
 
     // MARK: Writing
 
-    /// Inserts `events` in order and returns their ids. Call inside a transaction.
+    /// Inserts `events` in order and returns their ids, and keeps the totals, the per-user usage counts and
+    /// the search index for the whole batch in three statements (see migration v3). Call inside a
+    /// transaction: the ids of one batch are then consecutive (one writer, `AUTOINCREMENT`), so the index
+    /// takes them as one range.
     static func insert(_ events: [EncodedEvent], _ db: SQLiteConnection) throws -> [Int64] {
-        try events.map { event in
+        let ids = try events.map { event in
             try db.run(
                 "INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, ?, ?, ?)",
                 [.text(event.name), .integer(event.timestampMillis), event.userID.map(SQLiteValue.text) ?? .null,
                  .text(event.params), .text(event.search)])
             return db.lastInsertRowID
         }
+        guard let first = ids.first, let last = ids.last else { return ids }
+        try db.run(
+            "INSERT INTO events_fts (rowid, search) SELECT id, search FROM events WHERE id BETWEEN ? AND ?",
+            [.integer(first), .integer(last)])
+        try db.run("UPDATE event_totals SET total = total + ? WHERE id = 1", [.integer(Int64(events.count))])
+        var usage: [UsageKey: Int64] = [:]
+        for event in events { usage[UsageKey(user: event.userID ?? "", name: event.name), default: 0] += 1 }
+        for (key, count) in usage {
+            try db.run(
+                """
+                INSERT INTO event_usage (user_key, name, count) VALUES (?, ?, ?)
+                    ON CONFLICT (user_key, name) DO UPDATE SET count = count + excluded.count
+                """, [.text(key.user), .text(key.name), .integer(count)])
+        }
+        return ids
+    }
+
+    private struct UsageKey: Hashable {
+        var user: String
+        var name: String
     }
 
     /// Deletes the oldest events (by timestamp, then id) beyond `maxEvents`; returns how many. The total
