@@ -102,7 +102,9 @@ public final class Connection: Sendable, NotificationSending {
     }
 
     private func deliver(_ event: FrameEvent) {
-        let reply: Dispatcher.Reply = { [output] data in output.send(data) }
+        let reply: Dispatcher.Reply = { [output, dispatcher] data in
+            output.send(data, moreComing: dispatcher.hasOtherRequestsInFlight)
+        }
         switch event {
         case .message(let bytes): dispatcher.receive(bytes, reply: reply)
         case .error(let error): dispatcher.receive(framingError: error, reply: reply)

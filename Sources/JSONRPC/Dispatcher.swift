@@ -151,6 +151,12 @@ public final class Dispatcher: Sendable {
         }
     }
 
+    /// Whether, asked while a request's reply is being sent (that request still counts as running), any
+    /// other request runs or waits: its reply will follow soon, so replies can be written together.
+    var hasOtherRequestsInFlight: Bool {
+        inFlight.withLock { $0.running + $0.controlRunning > 1 || !$0.waiting.isEmpty }
+    }
+
     /// Waits until no request is running.
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -73,10 +73,12 @@ final class OutputChannel: ReplyRoom {
     var queuedBytes: Int { state.withLock { $0.queuedBytes } }
 
     /// Writes one message body now when that cannot block and nothing is ahead of it, else queues it for
-    /// the writer thread; returns at once either way.
-    func send(_ body: Data) {
+    /// the writer thread; returns at once either way. `moreComing` (other requests are in flight) queues it
+    /// anyway: the writer then gathers the replies that are ready into one `write`, instead of one system
+    /// call (and a pipe check) per reply.
+    func send(_ body: Data, moreComing: Bool = false) {
         let framing = state.withLock { state -> (any MessageFraming)? in
-            guard !state.closed, pipePages > 0, state.queue.isEmpty, !state.writing else { return nil }
+            guard !moreComing, !state.closed, pipePages > 0, state.queue.isEmpty, !state.writing else { return nil }
             state.writing = true  // held while writing: frames sent meanwhile queue behind this one
             return state.framing ?? NewlineFraming()
         }
