@@ -14,6 +14,17 @@ public struct EncodedJSON: JSONWritable, Sendable, Equatable {
         data = Data(writer.bytes)
     }
 
+    /// A JSON object's text kept elsewhere (a stored column), to be served as it is: nil unless it is one
+    /// RFC 8259 object, at most `maxDepth` deep, on one line (newline framing must never see a raw line
+    /// break; inside strings the scanner already refuses them).
+    public init?(validatingObject text: String, maxDepth: Int = 64) {
+        let bytes = Array(text.utf8)
+        guard !bytes.contains(UInt8(ascii: "\n")), !bytes.contains(UInt8(ascii: "\r")),
+            case .success(.object) = JSONStructureScanner.scan(bytes, maxDepth: maxDepth)
+        else { return nil }
+        data = Data(bytes)
+    }
+
     public func write(to writer: inout JSONWriter) {
         writer.value(self)
     }

@@ -447,12 +447,10 @@ public final class EventLog: Sendable {
     }
 
     private func encode(_ pending: Pending) -> EncodedEvent? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(pending.params) else { return nil }
+        guard let params = StoredEvent.canonicalJSON(pending.params) else { return nil }
         return EncodedEvent(
             name: pending.name, timestampMillis: pending.timestampMillis, userID: pending.userID,
-            params: String(decoding: data, as: UTF8.self),
+            params: params,
             search: EventSearchText.make(name: pending.name, params: pending.params))
     }
 }

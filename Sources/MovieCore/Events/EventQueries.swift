@@ -340,18 +340,9 @@ enum EventQueries {
     }
 
     fileprivate static func decode(_ row: Row) throws -> StoredEvent {
-        let params: [String: EventValue]
-        do {
-            let decoder = JSONDecoder()
-            decoder.userInfo[EventValue.storedKey] = true
-            params = try decoder.decode([String: EventValue].self, from: Data(try row.string(4).utf8))
-        } catch let error as SQLiteError {
-            throw error
-        } catch {
-            throw SQLiteError(code: .corrupt, message: "stored event params are not a JSON object")
-        }
-        return StoredEvent(
+        // The params text is kept as stored; the wire checks it before serving it (see `EventWire`).
+        StoredEvent(
             id: try row.int64(0), name: try row.string(1), timestampMillis: try row.int64(2),
-            userID: try row.optionalString(3), params: params)
+            userID: try row.optionalString(3), paramsJSON: try row.string(4))
     }
 }

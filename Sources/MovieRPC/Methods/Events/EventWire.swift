@@ -2,55 +2,94 @@ import JSONRPC
 import MovieCore
 
 /// An event as the events methods send it: `userId` is null for the anonymous user, `timestamp` is
-/// ISO 8601 UTC with milliseconds.
-public struct EventWire: Encodable, Sendable, Equatable {
+/// ISO 8601 UTC with milliseconds, `params` the stored object as it is (checked first). Members in sorted
+/// order, as every result's keys are.
+public struct EventWire: WireEncodable, Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var timestamp: String
     public var userId: String?
-    public var params: [String: EventValue]
+    public var params: EncodedJSON
 
-    public init(_ event: StoredEvent) {
+    /// Throws `MovieError.storage(.corrupt)` when the stored params are not a JSON object of params.
+    public init(_ event: StoredEvent) throws {
         id = event.id
         name = event.name
         timestamp = EventTime.string(millis: event.timestampMillis)
         userId = event.userID
-        params = event.params
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, timestamp, userId, params
+        // The stored text is the canonical form already; only a row not written by this server fails the
+        // check, and is then decoded and written again (or refused as corrupt).
+        params = try EncodedJSON(validatingObject: event.paramsJSON)
+            ?? EncodedJSON(EventParamsWire(params: try event.decodedParams()))
     }
 
     // `userId` is sent as null rather than left out: clients check one shape.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(timestamp, forKey: .timestamp)
-        try container.encode(userId, forKey: .userId)
-        try container.encode(params, forKey: .params)
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.member("id", Int(id))
+            writer.member("name", name)
+            writer.key("params")
+            writer.value(params)
+            writer.member("timestamp", timestamp)
+            writer.member("userId", userId)
+        }
+    }
+}
+
+/// Params decoded from a row another writer stored, written again in the canonical form.
+private struct EventParamsWire: JSONWritable {
+    let params: [String: EventValue]
+
+    func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            for key in params.keys.sorted() {
+                writer.key(key)
+                params[key]?.write(to: &writer)
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try params.encode(to: encoder)
+    }
+}
+
+extension EventValue {
+    fileprivate func write(to writer: inout JSONWriter) {
+        switch self {
+        case .int(let value): writer.value(value)
+        case .double(let value): writer.value(value)
+        case .string(let value): writer.value(value)
+        case .bool(let value): writer.value(value)
+        case .array(let values):
+            writer.array(values) { writer, scalar in
+                switch scalar {
+                case .int(let value): writer.value(value)
+                case .double(let value): writer.value(value)
+                case .string(let value): writer.value(value)
+                case .bool(let value): writer.value(value)
+                }
+            }
+        }
     }
 }
 
 /// A page of events, newest first; `nextCursor` is null at the end.
-public struct EventPageResult: Encodable, Sendable {
+public struct EventPageResult: WireEncodable, Sendable {
     public var events: [EventWire]
     public var nextCursor: String?
 
-    init(_ page: EventPage) {
-        events = page.events.map(EventWire.init)
+    init(_ page: EventPage) throws {
+        events = try page.events.map(EventWire.init)
         nextCursor = page.nextCursor?.token
     }
 
-    enum CodingKeys: String, CodingKey {
-        case events, nextCursor
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(events, forKey: .events)
-        try container.encode(nextCursor, forKey: .nextCursor)
+    public func write(to writer: inout JSONWriter) {
+        writer.object { writer in
+            writer.key("events")
+            writer.array(events) { writer, event in event.write(to: &writer) }
+            writer.member("nextCursor", nextCursor)
+        }
     }
 }
 

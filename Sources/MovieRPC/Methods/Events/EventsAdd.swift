@@ -31,6 +31,6 @@ public struct EventsAdd: MovieMethod {
         let event = try await server.services.events.add(
             name: params.name, timestampMillis: millis, params: eventParams,
             userID: await server.services.currentUserIDForEvents())
-        return EventWire(event)
+        return try EventWire(event)
     }
 }

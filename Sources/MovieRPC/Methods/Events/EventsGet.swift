@@ -12,6 +12,6 @@ public struct EventsGet: MovieMethod {
     public typealias Result = EventWire
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
-        EventWire(try await server.services.events.event(id: params.id, viewer: await server.services.eventViewer()))
+        try EventWire(try await server.services.events.event(id: params.id, viewer: await server.services.eventViewer()))
     }
 }

@@ -50,6 +50,6 @@ public struct EventsList: MovieMethod {
             untilMillis: try EventParams.timestamp(params.until, field: "until"))
         let page = try await server.services.events.list(
             filter, viewer: await server.services.eventViewer(), limit: limit, after: cursor)
-        return EventPageResult(page)
+        return try EventPageResult(page)
     }
 }

@@ -32,6 +32,6 @@ public struct EventsSearch: MovieMethod {
         let cursor = try EventParams.cursor(params.cursor)
         let page = try await server.services.events.search(
             params.query, viewer: await server.services.eventViewer(), limit: limit, after: cursor)
-        return EventPageResult(page)
+        return try EventPageResult(page)
     }
 }
