@@ -27,7 +27,9 @@ public final class Dispatcher: Sendable {
         public var maxQueuedInputBytes: Int
         /// Bytes of replies waiting to be written at which no further request starts: a client that does
         /// not read holds the work back, and through `maxQueuedInputBytes` the input. A single reply larger
-        /// than it still goes out whole. Default: ``defaultQueuedBytes``.
+        /// than it still goes out whole. Default: twice the message limit. Larger than the input's budget on
+        /// purpose: a client that writes all its requests before it reads a reply is served until its
+        /// replies exceed it (20,000 `server.info` need 3.6 MB); a smaller one would deadlock it sooner.
         public var maxQueuedOutputBytes: Int
         /// The largest reply one batch builds; entries past it are answered with a `replyTooLarge` error.
         /// Default: the message limit.
@@ -42,13 +44,14 @@ public final class Dispatcher: Sendable {
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
             self.maxWaitingRequests = max(1, maxWaitingRequests)
             self.maxQueuedInputBytes = max(1, maxQueuedInputBytes ?? Self.defaultQueuedBytes)
-            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? Self.defaultQueuedBytes)
+            let twice = maxMessageSize.multipliedReportingOverflow(by: 2)
+            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? (twice.overflow ? Int.max : twice.partialValue))
             self.maxBatchReplySize = max(1, maxBatchReplySize ?? maxMessageSize)
         }
 
-        /// The default budget of queued input and of queued output: about 1,800 small pipelined requests
-        /// waiting, far more than two cores need to stay busy, while a client that pipelines 50,000 of them
-        /// costs the server a megabyte or two, not the whole backlog (was twice the message limit, 32 MiB).
+        /// The default budget of queued input: about 1,800 small pipelined requests waiting, far more than
+        /// two cores need to stay busy, while a client that pipelines 50,000 of them costs the server a
+        /// megabyte or two, not the whole backlog (was twice the message limit, 32 MiB).
         public static let defaultQueuedBytes = 1 << 20
 
         /// What one queued request costs beyond its bytes (its job, closure and bookkeeping), so that a
@@ -236,7 +239,7 @@ public final class Dispatcher: Sendable {
     }
 
     private func receiveNotification(_ envelope: MessageEnvelope, method: String, data: Data) {
-        let input = ParamsInput(message: data, kind: envelope.params)
+        let input = ParamsInput(message: data, envelope: envelope)
         // LSP's `$/cancelRequest {id}` and MCP's `notifications/cancelled {requestId}` cancel the same way.
         if method == "$/cancelRequest" || method == "notifications/cancelled" {
             if let id = try? JSONDecoder().decode(CancelParams.self, from: data).params.id { cancel(id) }
@@ -259,7 +262,7 @@ public final class Dispatcher: Sendable {
     private func startRequest(
         _ envelope: MessageEnvelope, method: String, id: RequestID?, data: Data, reply: @escaping Reply
     ) {
-        let input = ParamsInput(message: data, kind: envelope.params)
+        let input = ParamsInput(message: data, envelope: envelope)
         guard let id else {
             // `"id": null` is a request whose answer carries id null; it cannot be cancelled.
             track(control: table.isControl(method), cost: data.count + Limits.requestOverhead) { [self] in
@@ -445,7 +448,7 @@ public final class Dispatcher: Sendable {
                         budget.add(refused, isError: true, id: id)
                         continue
                     }
-                    let input = ParamsInput(message: data, kind: envelope.params)
+                    let input = ParamsInput(message: data, envelope: envelope)
                     group.addTask {
                         let (reply, isError) = await self.answer(method: method, id: id, input: input)
                         return (id, reply, isError)

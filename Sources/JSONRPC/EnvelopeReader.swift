@@ -68,6 +68,7 @@ enum EnvelopeReader {
                 methodMember: methodMember,
                 id: id.map { Self.idMember(bytes, $0) } ?? .absent,
                 params: params.map { Self.paramsMember(bytes, $0) } ?? .absent,
+                paramsRange: params,
                 isResponse: !methodMember && (hasResult || hasError))
         }
 
@@ -110,6 +111,28 @@ enum EnvelopeReader {
             // 2^53) are subtle, so it decides them itself.
             return try? JSONDecoder().decode(Int.self, from: Data(literal))
         }
+    }
+
+    /// The member names of the JSON object in `object` (already accepted by ``JSONStructureScanner``), in
+    /// order, duplicates included; nil when the bytes are not an object.
+    static func memberNames(_ object: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var reader = Cursor(bytes: object)
+        var names: [String] = []
+        reader.skipWhitespace()
+        guard reader.take(UInt8(ascii: "{")) else { return nil }
+        reader.skipWhitespace()
+        if reader.take(UInt8(ascii: "}")) { return names }
+        repeat {
+            reader.skipWhitespace()
+            guard let key = reader.string() else { return nil }
+            names.append(key)
+            reader.skipWhitespace()
+            guard reader.take(UInt8(ascii: ":")) else { return nil }
+            reader.skipWhitespace()
+            guard reader.skipValue() else { return nil }
+            reader.skipWhitespace()
+        } while reader.take(UInt8(ascii: ","))
+        return reader.take(UInt8(ascii: "}")) ? names : nil
     }
 
     /// A position in the bytes of one validated JSON text.

@@ -28,6 +28,8 @@ struct MessageEnvelope {
     var methodMember: Bool
     var id: IDMember
     var params: ParamsMember
+    /// Where the `params` value is in the message's bytes, when it is there.
+    var paramsRange: Range<Int>?
     /// A `result` or `error` without `method`: a response from the client, which we never asked for.
     var isResponse: Bool
 

@@ -1,22 +1,25 @@
 import Foundation
 
-/// Where a request's params are: the bytes of the whole message (params are decoded from its `params`
-/// member by the method's own type) and the kind of value `params` holds.
+/// Where a request's params are: the bytes of the `params` value (decoded by the method's own type, on
+/// their own: not the whole message) and the kind of value it is.
 public struct ParamsInput: Sendable {
-    public let message: Data
+    /// The `params` value's JSON; empty when the message has none.
+    public let params: Data
     let kind: MessageEnvelope.ParamsMember
 
-    init(message: Data, kind: MessageEnvelope.ParamsMember) {
-        self.message = message
-        self.kind = kind
+    init(message: Data, envelope: MessageEnvelope) {
+        if let range = envelope.paramsRange {
+            let start = message.startIndex
+            self.params = message.subdata(in: (start + range.lowerBound)..<(start + range.upperBound))
+        } else {
+            self.params = Data()
+        }
+        self.kind = envelope.params
     }
 
     /// Params given as a standalone JSON object or null (e.g. MCP `tools/call` arguments).
     public init(paramsObject: Data) {
-        var bytes = Data(#"{"params":"#.utf8)
-        bytes.append(paramsObject)
-        bytes.append(UInt8(ascii: "}"))
-        self.message = bytes
+        self.params = paramsObject
         let first = paramsObject.first(where: { $0 > 0x20 })
         self.kind = first == UInt8(ascii: "{") ? .object : first == UInt8(ascii: "n") ? .null : .invalid
     }

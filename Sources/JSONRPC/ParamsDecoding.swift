@@ -2,8 +2,6 @@ import Foundation
 
 /// Decodes a method's params and turns every way that can fail into -32602 naming the field.
 public enum ParamsDecoding {
-    static let allowedKey = CodingUserInfoKey(rawValue: "movie-rpc.allowedParams")!  // safe: literal non-empty key
-
     /// Decodes `Params` from a request's params. `allowed` lists the accepted member names (nil: any).
     public static func decode<Params: Decodable>(
         _ type: Params.Type, from input: ParamsInput, allowed: Set<String>? = []
@@ -21,15 +19,15 @@ public enum ParamsDecoding {
             case .invalid:
                 throw ResponseError.invalidParams("Params must be an object", field: "params")
             case .object:
-                if let allowed { decoder.userInfo[allowedKey] = allowed }
-                return try decoder.decode(ParamsBox<Params>.self, from: input.message).value
+                if let allowed { try checkMembers(of: input.params, allowed: allowed) }
+                return try decoder.decode(Params.self, from: input.params)
             }
         } catch let error as ResponseError {
             throw error
         } catch let error as UnknownParam {
             throw ResponseError.invalidParams("Unknown param \"\(error.name)\"", field: error.name)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.count <= 1 {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 // Foundation reports a number the member's type cannot hold (`1.5` or 2^63 for an integer,
                 // `1e400` for any number) as "not valid JSON" with no path; the member is found here instead,
                 // on this error path only, and Foundation's wording never reaches the client.
@@ -39,10 +37,17 @@ public enum ParamsDecoding {
         }
     }
 
+    /// Refuses a member the method does not accept (`_meta` is protocol metadata, MCP's, never a param).
+    private static func checkMembers(of params: Data, allowed: Set<String>) throws {
+        let names = params.withUnsafeBytes { EnvelopeReader.memberNames($0.assumingMemoryBound(to: UInt8.self)) }
+        for name in names ?? [] where name != "_meta" && !allowed.contains(name) {
+            throw UnknownParam(name: name)
+        }
+    }
+
     /// The first number in the params that Swift's `Int` cannot hold, as a -32602 naming it.
     private static func numberProblem(in input: ParamsInput) -> ResponseError {
-        struct Members: Decodable { let params: JSONValue }
-        guard let params = try? JSONDecoder().decode(Members.self, from: input.message).params else {
+        guard let params = try? JSONDecoder().decode(JSONValue.self, from: input.params) else {
             // Only a number beyond Double's range makes the params undecodable once the scanner passed them.
             return .invalidParams("Params hold a number that is out of range", field: "params")
         }
@@ -85,7 +90,7 @@ public enum ParamsDecoding {
             return .invalidParams("Param \"\(field)\" must be \(jsonTypeName(type)), not null", field: field)
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
-            guard context.codingPath.count > 1 else {
+            guard !context.codingPath.isEmpty else {
                 // Foundation's own reports have no member path, and their wording is not ours to send.
                 return .invalidParams("Param \"\(field)\" is invalid", field: field)
             }
@@ -96,9 +101,8 @@ public enum ParamsDecoding {
         }
     }
 
+    /// Paths start inside `params` (the params value is decoded on its own).
     private static func path(_ keys: [any CodingKey]) -> String {
-        var keys = keys[...]
-        if keys.first?.stringValue == "params" { keys = keys.dropFirst() }
         var result = ""
         for key in keys {
             if let index = key.intValue {
@@ -127,24 +131,6 @@ public enum ParamsDecoding {
 
 struct UnknownParam: Error {
     let name: String
-}
-
-/// Decodes `params` out of the whole message, rejecting members the method does not accept.
-private struct ParamsBox<Params: Decodable>: Decodable {
-    let value: Params
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyCodingKey.self)
-        let key = AnyCodingKey(stringValue: "params")
-        if let allowed = decoder.userInfo[ParamsDecoding.allowedKey] as? Set<String> {
-            let members = try container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: key)
-            // `_meta` is protocol metadata (MCP), never a param of ours.
-            for member in members.allKeys where member.stringValue != "_meta" && !allowed.contains(member.stringValue) {
-                throw UnknownParam(name: member.stringValue)
-            }
-        }
-        value = try container.decode(Params.self, forKey: key)
-    }
 }
 
 /// A coding key made from any string, for looking at keys no type declares.
