@@ -250,3 +250,88 @@ final class TestClock: Sendable {
         }
     }
 }
+
+/// A source whose fetches wait at a gate until the test opens it; it counts fetches and cancellations.
+final class GatedSource: CatalogSource {
+    let kind = CatalogSourceKind.network
+    private let state = Mutex((calls: 0, cancelled: 0, open: false, waiting: [CheckedContinuation<Void, Never>]()))
+
+    var calls: Int { state.withLock { $0.calls } }
+    var cancelled: Int { state.withLock { $0.cancelled } }
+
+    func open() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    func fetch(_ request: CatalogRequest) async throws -> CatalogPayload {
+        state.withLock { $0.calls += 1 }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let open = state.withLock { state -> Bool in
+                    if !state.open { state.waiting.append(waiter) }
+                    return state.open
+                }
+                if open { waiter.resume() }
+            }
+        } onCancel: {
+            let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.cancelled += 1
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            for waiter in waiting { waiter.resume() }
+        }
+        try Task.checkCancellation()
+        return .genres([Genre(id: 28, name: "Action")])
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct SharedFetchCancellationTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
+
+    func makeRepository(_ source: GatedSource) throws -> MovieRepository {
+        let store = try MovieStore(directory: DataDirectory(path: directory.path))
+        return MovieRepository(source: source, cache: CatalogCache(database: store.database))
+    }
+
+    /// Yields until `condition` holds (reached by other tasks making progress, never by time passing).
+    func waitUntil(_ condition: () async -> Bool) async {
+        while !(await condition()) { await Task.yield() }
+    }
+
+    @Test func cancellingOneOfTwoCoalescedCallersLeavesTheFetchToTheOther() async throws {
+        let source = GatedSource()
+        let repository = try makeRepository(source)
+        let key = CatalogRequest.genres(language: nil).cacheKey
+        let first = Task { try await repository.genres(language: nil) }
+        let second = Task { try await repository.genres(language: nil) }
+        await waitUntil { await repository.fetchWaiterCount(key) == 2 }
+        first.cancel()
+        await #expect(throws: CancellationError.self) { try await first.value }
+        await waitUntil { await repository.fetchWaiterCount(key) == 1 }
+        source.open()
+        let answer = try await second.value
+        #expect(answer.value == [Genre(id: 28, name: "Action")] && answer.source == .network)
+        #expect(source.calls == 1 && source.cancelled == 0)
+    }
+
+    @Test func cancellingTheLastCallerCancelsTheFetch() async throws {
+        let source = GatedSource()
+        let repository = try makeRepository(source)
+        let key = CatalogRequest.genres(language: nil).cacheKey
+        let only = Task { try await repository.genres(language: nil) }
+        await waitUntil { await repository.fetchWaiterCount(key) == 1 }
+        only.cancel()
+        await #expect(throws: CancellationError.self) { try await only.value }
+        await waitUntil { source.cancelled == 1 }
+        // A later caller starts a fetch of its own.
+        source.open()
+        #expect(try await repository.genres(language: nil).source == .network)
+        #expect(source.calls == 2)
+    }
+}

@@ -199,36 +199,58 @@ public actor MovieRepository {
         return Sourced(value: payload, source: .network, fetchedAt: fetchedAt, stale: false)
     }
 
-    /// One upstream fetch per key at a time; later callers wait for the same answer. A caller's
-    /// cancellation cancels the fetch only when nobody else waits for it.
+    /// One upstream fetch per key at a time; later callers wait for the same answer. A caller that is
+    /// cancelled stops waiting at once; the fetch itself is cancelled only when nobody else waits for it.
     private func sharedFetch(_ request: CatalogRequest, key: String) async throws -> CatalogPayload {
-        let shared: SharedFetch
-        if let existing = inFlight[key] {
-            shared = existing
-        } else {
-            let source = self.source
-            shared = SharedFetch(task: Task { try await source.fetch(request) })
-            inFlight[key] = shared
-        }
-        waiters[key, default: 0] += 1
-        defer {
-            waiters[key, default: 1] -= 1
-            if waiters[key] == 0 {
-                waiters[key] = nil
-                if inFlight[key] === shared { inFlight[key] = nil }
-            }
-        }
+        lastFetchWaiterID += 1
+        let id = lastFetchWaiterID
         do {
             return try await withTaskCancellationHandler {
-                try await shared.task.value
+                try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<CatalogPayload, any Error>) in
+                    guard !Task.isCancelled else { return waiter.resume(throwing: CancellationError()) }
+                    if inFlight[key] == nil { startSharedFetch(request, key: key) }
+                    fetchWaiters[key, default: [:]][id] = waiter
+                }
             } onCancel: {
-                shared.task.cancel()
+                Task { await self.stopWaitingForFetch(key: key, id: id) }
             }
         } catch let error as MovieError {
             if case .offlineNotCached = error { wentOffline() }
             throw error
         }
     }
+
+    private func startSharedFetch(_ request: CatalogRequest, key: String) {
+        let source = self.source
+        let shared = SharedFetch(task: Task { try await source.fetch(request) })
+        inFlight[key] = shared
+        Task {
+            let outcome = await shared.task.result
+            self.finishSharedFetch(key: key, shared, outcome)
+        }
+    }
+
+    /// The fetch for `key` ended: every caller still waiting gets its outcome.
+    private func finishSharedFetch(key: String, _ shared: SharedFetch, _ outcome: Result<CatalogPayload, any Error>) {
+        guard inFlight[key] === shared else { return }  // abandoned by all its callers, and cancelled
+        inFlight[key] = nil
+        for waiter in (fetchWaiters.removeValue(forKey: key) ?? [:]).values { waiter.resume(with: outcome) }
+    }
+
+    /// A caller of `sharedFetch` was cancelled: it stops waiting; the last one to go cancels the fetch.
+    private func stopWaitingForFetch(key: String, id: UInt64) {
+        guard let waiter = fetchWaiters[key]?.removeValue(forKey: id) else { return }
+        waiter.resume(throwing: CancellationError())
+        guard fetchWaiters[key]?.isEmpty ?? true else { return }
+        fetchWaiters[key] = nil
+        inFlight.removeValue(forKey: key)?.task.cancel()
+    }
+
+    /// Callers waiting for the shared fetch of `key` (for tests).
+    func fetchWaiterCount(_ key: String) -> Int { fetchWaiters[key]?.count ?? 0 }
+
+    private var fetchWaiters: [String: [UInt64: CheckedContinuation<CatalogPayload, any Error>]] = [:]
+    private var lastFetchWaiterID: UInt64 = 0
 
     // MARK: Going offline releases the requests still waiting for TMDB
 
@@ -279,8 +301,6 @@ public actor MovieRepository {
     private func stopWaitingUntilOffline(_ id: UInt64) {
         offlineWaiters.removeValue(forKey: id)?.resume()
     }
-
-    private var waiters: [String: Int] = [:]
 
     private func fetchFromSource(_ request: CatalogRequest) async throws -> CatalogPayload {
         try await source.fetch(request)
