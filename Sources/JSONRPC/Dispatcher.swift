@@ -27,9 +27,7 @@ public final class Dispatcher: Sendable {
         public var maxQueuedInputBytes: Int
         /// Bytes of replies waiting to be written at which no further request starts: a client that does
         /// not read holds the work back, and through `maxQueuedInputBytes` the input. A single reply larger
-        /// than it still goes out whole. Default: twice the message limit. Larger than the input's budget on
-        /// purpose: a client that writes all its requests before it reads a reply is served until its
-        /// replies exceed it (20,000 `server.info` need 3.6 MB); a smaller one would deadlock it sooner.
+        /// than it still goes out whole. Default: ``defaultQueuedOutputBytes``.
         public var maxQueuedOutputBytes: Int
         /// The largest reply one batch builds; entries past it are answered with a `replyTooLarge` error.
         /// Default: the message limit.
@@ -44,8 +42,7 @@ public final class Dispatcher: Sendable {
             self.maxConcurrentRequests = max(1, maxConcurrentRequests)
             self.maxWaitingRequests = max(1, maxWaitingRequests)
             self.maxQueuedInputBytes = max(1, maxQueuedInputBytes ?? Self.defaultQueuedBytes)
-            let twice = maxMessageSize.multipliedReportingOverflow(by: 2)
-            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? (twice.overflow ? Int.max : twice.partialValue))
+            self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? Self.defaultQueuedOutputBytes)
             self.maxBatchReplySize = max(1, maxBatchReplySize ?? maxMessageSize)
         }
 
@@ -53,6 +50,13 @@ public final class Dispatcher: Sendable {
         /// two cores need to stay busy, while a client that pipelines 50,000 of them costs the server a
         /// megabyte or two, not the whole backlog (was twice the message limit, 32 MiB).
         public static let defaultQueuedBytes = 1 << 20
+
+        /// The default budget of queued output: larger than the input's on purpose. A client that writes all
+        /// its requests before it reads a reply is served until its replies exceed it (20,000 `server.info`
+        /// need 3.6 MB; 1 MiB deadlocked them), while one that reads as it goes, however far it pipelines,
+        /// costs at most this much (was twice the message limit, 32 MiB, which a pipelined run of 13 KB
+        /// pages filled whenever the client read more slowly than the server wrote).
+        public static let defaultQueuedOutputBytes = 8 << 20
 
         /// What one queued request costs beyond its bytes (its job, closure and bookkeeping), so that a
         /// flood of tiny requests is bounded by `maxQueuedInputBytes` too.

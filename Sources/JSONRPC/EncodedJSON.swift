@@ -14,6 +14,13 @@ public struct EncodedJSON: JSONWritable, Sendable, Equatable {
         data = Data(writer.bytes)
     }
 
+    /// Writes the object `body` fills once and keeps its bytes.
+    public init(object body: (inout JSONWriter) -> Void) {
+        var writer = JSONWriter(capacity: 4096)
+        writer.object(body)
+        data = Data(writer.bytes)
+    }
+
     /// A JSON object's text kept elsewhere (a stored column), to be served as it is: nil unless it is one
     /// RFC 8259 object, at most `maxDepth` deep, on one line (newline framing must never see a raw line
     /// break; inside strings the scanner already refuses them).

@@ -25,6 +25,17 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Writes `members` (an object written before by a writer) with more members after its own: its bytes
+    /// are copied but for the closing brace, `body` adds the rest, and the object is closed.
+    public mutating func object(extending members: EncodedJSON, _ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(contentsOf: members.data.dropLast())
+        needsComma.append(members.data.count > 2)  // `{}` has no member to follow
+        body(&self)
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     public mutating func array<S: Sequence>(_ elements: S, _ body: (inout JSONWriter, S.Element) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "["))

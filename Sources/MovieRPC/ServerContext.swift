@@ -9,6 +9,8 @@ public final class ServerContext: Sendable {
     public let services: MovieServices
     /// Written `favorites.list` answers, checked against the favorites revision on every request.
     let favoritesListCache = FavoritesListCache()
+    /// Hot catalog answers' members, written once per stored copy.
+    let encodedAnswers = EncodedAnswers()
     private let state = Mutex(State())
 
     private struct State {

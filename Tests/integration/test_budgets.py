@@ -70,7 +70,7 @@ def test_a_client_that_stops_reading_is_held_back_and_memory_stays_bounded(serve
     thread read on once a reply had been stuck for 10 ms, and blocked replies held the task pool)."""
     process = subprocess.Popen([server_binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, env=full_env(server_env), bufsize=0)
-    # 1,000 rpc.discover: about 48 MB of replies nobody reads yet, more than the output budget (32 MiB).
+    # 1,000 rpc.discover: about 48 MB of replies nobody reads yet, more than the output budget (8 MiB).
     small = b"".join(b'{"jsonrpc":"2.0","id":%d,"method":"rpc.discover"}\n' % i for i in range(1000))
     padding = b"x" * (15 * MIB)
     big_count = 30  # 450 MiB of requests in all

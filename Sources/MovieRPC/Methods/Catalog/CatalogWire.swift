@@ -116,32 +116,48 @@ public struct MoviePageResult: WireEncodable, Sendable {
     public var sizes: ImageSizes
     /// Search answers say whether they hold all TMDB has (`complete: false` from the local index).
     var reportsCompleteness = false
+    /// The page's own members (`page` … `dates`), written once per stored copy when `answers` is given.
+    private let members: EncodedJSON
 
-    init(_ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false) {
+    /// - Parameters:
+    ///   - answers: where hot pages' members are kept (see ``EncodedAnswers``); nil writes them anew.
+    ///   - key: the request's cache key, which with `sizes` names every parameter that changes the bytes.
+    init(
+        _ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false,
+        answers: EncodedAnswers? = nil, key: String? = nil
+    ) {
         self.sourced = sourced
         self.sizes = sizes
         self.reportsCompleteness = reportsCompleteness
+        let write: (inout JSONWriter) -> Void = { writer in Self.writeMembers(sourced.value, sizes: sizes, to: &writer) }
+        if let answers, let key {
+            members = answers.members("page \(key) \(sizes.poster) \(sizes.backdrop)", sourced, write: write)
+        } else {
+            members = EncodedJSON(object: write)
+        }
     }
 
     public func write(to writer: inout JSONWriter) {
-        let page = sourced.value
-        writer.object { writer in
-            writer.member("page", page.page)
-            writer.member("totalPages", page.totalPages)
-            writer.member("totalResults", page.totalResults)
-            writer.key("results")
-            writer.array(page.results) { writer, movie in
-                writer.object { writer in MovieSummaryWire.writeFields(movie, to: &writer, sizes: sizes) }
-            }
-            if let dates = page.dates {
-                writer.key("dates")
-                writer.object { writer in
-                    writer.member("minimum", dates.minimum)
-                    writer.member("maximum", dates.maximum)
-                }
-            }
+        writer.object(extending: members) { writer in
             writer.provenance(sourced)
             if reportsCompleteness { writer.member("complete", sourced.complete) }
+        }
+    }
+
+    private static func writeMembers(_ page: MoviePage, sizes: ImageSizes, to writer: inout JSONWriter) {
+        writer.member("page", page.page)
+        writer.member("totalPages", page.totalPages)
+        writer.member("totalResults", page.totalResults)
+        writer.key("results")
+        writer.array(page.results) { writer, movie in
+            writer.object { writer in MovieSummaryWire.writeFields(movie, to: &writer, sizes: sizes) }
+        }
+        if let dates = page.dates {
+            writer.key("dates")
+            writer.object { writer in
+                writer.member("minimum", dates.minimum)
+                writer.member("maximum", dates.maximum)
+            }
         }
     }
 }

@@ -12,13 +12,24 @@ public struct GenresList: MovieMethod {
 
     public struct Result: WireEncodable, Sendable {
         public var sourced: Sourced<[Genre]>
+        /// `{"genres": […]}`, written once per stored copy when `answers` is given (see ``EncodedAnswers``).
+        private let members: EncodedJSON
 
-        public func write(to writer: inout JSONWriter) {
-            writer.object { writer in
+        init(sourced: Sourced<[Genre]>, answers: EncodedAnswers? = nil, key: String? = nil) {
+            self.sourced = sourced
+            let write: (inout JSONWriter) -> Void = { writer in
                 writer.key("genres")
                 writer.genres(sourced.value)
-                writer.provenance(sourced)
             }
+            if let answers, let key {
+                members = answers.members("genres \(key)", sourced, write: write)
+            } else {
+                members = EncodedJSON(object: write)
+            }
+        }
+
+        public func write(to writer: inout JSONWriter) {
+            writer.object(extending: members) { writer in writer.provenance(sourced) }
         }
     }
 
@@ -27,6 +38,7 @@ public struct GenresList: MovieMethod {
         let sourced = try await server.services.repository.genres(
             language: language, policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.genresOpened)
-        return Result(sourced: sourced)
+        return Result(
+            sourced: sourced, answers: server.encodedAnswers, key: CatalogRequest.genres(language: language).cacheKey)
     }
 }

@@ -27,6 +27,6 @@ public struct MoviesByGenre: MovieMethod {
         let sourced = try await server.services.repository.page(
             catalogRequest, policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.genreOpened(genreID: genreID))
-        return MoviePageResult(sourced, sizes: sizes)
+        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
     }
 }

@@ -23,10 +23,34 @@ public struct MoviesDetails: MovieMethod {
         public var sizes: ImageSizes
         var include: Set<DetailsPart> = []
         var region: String?
+        /// Every member but the provenance, written once per stored copy when `answers` is given.
+        private var members: EncodedJSON?
+
+        init(
+            sourced: Sourced<MovieDetails>, sizes: ImageSizes, include: Set<DetailsPart> = [], region: String? = nil,
+            answers: EncodedAnswers? = nil, key: String? = nil
+        ) {
+            self.sourced = sourced
+            self.sizes = sizes
+            self.include = include
+            self.region = region
+            if let answers, let key {
+                let parts = include.map(\.rawValue).sorted().joined(separator: ",")
+                members = answers.members(
+                    "details \(key) \(sizes.poster) \(sizes.backdrop) \(parts) \(region ?? "")", sourced,
+                    write: { writer in writeMembers(to: &writer) })
+            }
+        }
 
         public func write(to writer: inout JSONWriter) {
+            writer.object(extending: members ?? EncodedJSON(object: { writer in writeMembers(to: &writer) })) { writer in
+                writer.provenance(sourced)
+            }
+        }
+
+        private func writeMembers(to writer: inout JSONWriter) {
             let details = sourced.value
-            writer.object { writer in
+            do {
                 MovieSummaryWire.writeFields(details.summary, to: &writer, sizes: sizes)
                 writer.member("tagline", details.tagline)
                 writer.member("runtime", details.runtime)
@@ -40,7 +64,6 @@ public struct MoviesDetails: MovieMethod {
                 writer.member("spokenLanguages", details.spokenLanguages)
                 writer.member("productionCompanies", details.productionCompanies)
                 writeParts(details, to: &writer)
-                writer.provenance(sourced)
             }
         }
     }
@@ -64,7 +87,9 @@ public struct MoviesDetails: MovieMethod {
             throw MovieError.unavailableInDemo(part.wireName)
         }
         await server.services.record(.movieViewed(movieID: movieID))
-        return Result(sourced: sourced, sizes: sizes, include: include, region: region)
+        return Result(
+            sourced: sourced, sizes: sizes, include: include, region: region, answers: server.encodedAnswers,
+            key: catalogRequest.cacheKey)
     }
 }
 

@@ -48,7 +48,7 @@ public struct MoviesDiscover: MovieMethod {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
         let sourced = try await server.services.repository.page(
             catalogRequest, policy: params.cachePolicy ?? .networkFirst)
-        return MoviePageResult(sourced, sizes: sizes)
+        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
     }
 
     static func filter(_ params: Params) throws -> DiscoverFilter {

@@ -16,6 +16,6 @@ public struct MoviesPopular: MovieMethod {
         let sourced = try await server.services.repository.page(
             catalogRequest, policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.popularOpened(page: page))
-        return MoviePageResult(sourced, sizes: sizes)
+        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
     }
 }

@@ -23,6 +23,6 @@ public struct MoviesTrending: MovieMethod {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
         let sourced = try await server.services.repository.page(
             catalogRequest, policy: params.cachePolicy ?? .networkFirst)
-        return MoviePageResult(sourced, sizes: sizes)
+        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
     }
 }

@@ -1,0 +1,46 @@
+import Foundation
+import JSONRPC
+import MovieCore
+import Synchronization
+
+/// The members of hot catalog answers (a page of movies, details, the genres), written once per stored
+/// copy instead of once per request: a cached page is 13 KB of JSON that `JSONWriter` built again for every
+/// call. The provenance members (`source`, `fetchedAt`, `stale`) are written per request after them.
+///
+/// An entry holds for the copy it was written from: the copy's `fetchedAt` (a new fetch or another stored
+/// copy writes it again), or, for the embedded demo catalog, whose answers never change, for good. Answers
+/// that may be partial (the offline index's) are not kept. At most `capacity` entries; a full cache drops
+/// one to take a new one.
+final class EncodedAnswers: Sendable {
+    private struct Entry: Sendable {
+        let stamp: Date
+        let members: EncodedJSON
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    let capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The object `write` fills for the answer `key` (every parameter that changes the bytes) taken from
+    /// `sourced`'s copy, from the cache when that copy's were written before.
+    func members<Value>(
+        _ key: String, _ sourced: Sourced<Value>, write: (inout JSONWriter) -> Void
+    ) -> EncodedJSON {
+        guard sourced.complete else { return EncodedJSON(object: write) }
+        let stamp = sourced.source == .demo ? Date.distantPast : sourced.fetchedAt
+        if let entry = entries.withLock({ $0[key] }), entry.stamp == stamp { return entry.members }
+        let members = EncodedJSON(object: write)
+        entries.withLock { entries in
+            if entries.count >= capacity, entries[key] == nil, let victim = entries.keys.first {
+                entries[victim] = nil
+            }
+            entries[key] = Entry(stamp: stamp, members: members)
+        }
+        return members
+    }
+
+    var count: Int { entries.withLock { $0.count } }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import JSONRPC
+import MovieCore
+import Testing
+
+@testable import MovieRPC
+
+/// Hot answers' members are written once per stored copy; the bytes served never differ from writing anew.
+@Suite struct EncodedAnswersTests {
+    let page = CatalogWireTests.page
+
+    func written(_ value: some JSONWritable) -> String {
+        String(decoding: value.writtenJSON, as: UTF8.self)
+    }
+
+    @Test func aCachedPageIsByteForByteTheOneWrittenAnew() {
+        let answers = EncodedAnswers()
+        for (source, stale) in [(CatalogSourceKind.cache, true), (.network, false), (.demo, false)] {
+            let sourced = Sourced(value: page, source: source, fetchedAt: CatalogWireTests.fetchedAt, stale: stale)
+            let fresh = written(MoviePageResult(sourced, sizes: .default))
+            for _ in 0..<2 {
+                #expect(written(MoviePageResult(sourced, sizes: .default, answers: answers, key: "popular?page=2"))
+                        == fresh)
+            }
+        }
+        #expect(written(MoviePageResult(
+            Sourced(value: MoviePage(page: 1, totalPages: 1, totalResults: 0, results: []), source: .cache,
+                    fetchedAt: CatalogWireTests.fetchedAt, stale: false),
+            sizes: .default, answers: answers, key: "empty"))
+            == #"{"page":1,"totalPages":1,"totalResults":0,"results":[],"source":"cache","fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#)
+    }
+
+    @Test func anotherStoredCopyIsWrittenAgain() {
+        let answers = EncodedAnswers()
+        let old = Sourced(value: [Genre(id: 28, name: "Action")], source: .cache,
+                          fetchedAt: CatalogWireTests.fetchedAt, stale: false)
+        let new = Sourced(value: [Genre(id: 28, name: "Aktion")], source: .network,
+                          fetchedAt: CatalogWireTests.fetchedAt.addingTimeInterval(60), stale: false)
+        #expect(written(GenresList.Result(sourced: old, answers: answers, key: "genres")).contains("Action"))
+        #expect(written(GenresList.Result(sourced: new, answers: answers, key: "genres")).contains("Aktion"))
+        // The same copy again, read from the cache with its provenance written for this request.
+        let again = Sourced(value: new.value, source: .cache, fetchedAt: new.fetchedAt, stale: true)
+        #expect(written(GenresList.Result(sourced: again, answers: answers, key: "genres"))
+                == written(GenresList.Result(sourced: again)))
+        #expect(answers.count == 1)
+    }
+
+    @Test func partialAnswersAreNotKeptAndTheCacheIsBounded() {
+        let answers = EncodedAnswers(capacity: 3)
+        let partial = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false,
+                              complete: false)
+        _ = MoviePageResult(partial, sizes: .default, answers: answers, key: "search?query=x")
+        #expect(answers.count == 0)
+        for index in 0..<10 {
+            let sourced = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false)
+            _ = MoviePageResult(sourced, sizes: .default, answers: answers, key: "popular?page=\(index)")
+        }
+        #expect(answers.count == 3)
+    }
+
+    @Test func sizesAreAPartOfTheKey() {
+        let answers = EncodedAnswers()
+        let sourced = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false)
+        let small = ImageSizes(poster: "w92", backdrop: "w300")
+        _ = MoviePageResult(sourced, sizes: .default, answers: answers, key: "popular?page=2")
+        #expect(written(MoviePageResult(sourced, sizes: small, answers: answers, key: "popular?page=2"))
+                == written(MoviePageResult(sourced, sizes: small)))
+    }
+}
