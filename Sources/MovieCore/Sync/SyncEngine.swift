@@ -7,10 +7,9 @@ import HTTPTransport
 /// ``pushConcurrency`` of them in flight), pulls what changed remotely since the last pull and applies it
 /// under ``ConflictRule``.
 ///
-/// **When it runs:** at start and after a login; after local changes, once they have paused for
-/// ``debounce`` (at most ``maxDebounce`` after the first of a burst, so a busy user's changes are not
-/// raced by pushes and a stream of them is still pushed); when a list is read and the last pull is older
-/// than the interval; periodically at that interval; on `sync.now`. One cycle at a time (pull, then push).
+/// **When it runs:** at start and after a login; shortly after each local change (debounced); when a
+/// list is read and the last pull is older than the interval; periodically at that interval; on
+/// `sync.now`. One cycle at a time (pull, then push).
 ///
 /// **Failures** never reach local answers. The outbox is kept; network failures, 5xx and 429 are retried
 /// with exponential backoff (1 s doubling to 5 min); an expired ID token is refreshed and the call made
@@ -72,8 +71,6 @@ public actor SyncEngine {
     private var timerDue: ContinuousClock.Instant?
     private var timerGeneration = 0
     private var lastPull: ContinuousClock.Instant?
-    /// When the first local change not yet seen by a cycle was announced.
-    private var burstStart: ContinuousClock.Instant?
     private var closed = false
     /// Firebase refused the session during a cycle (until the next login or logout).
     private var sessionEnded = false
@@ -82,7 +79,6 @@ public actor SyncEngine {
     /// Tries of a call Firestore aborted for contention (409 ABORTED) before the cycle fails.
     static let maxAbortRetries = 5
     static let debounce = Duration.milliseconds(300)
-    static let maxDebounce = Duration.seconds(2)
     static let maxBackoff = Duration.seconds(300)
     /// Documents per query page.
     static let pageSize = 500
@@ -142,12 +138,10 @@ public actor SyncEngine {
         schedule(after: .zero)
     }
 
-    /// A change was committed locally: push once changes have paused for ``debounce``. The journal tells
-    /// only the first change after a cycle began (the timer then reads the time of the latest), so a burst
-    /// of changes makes one push, not one each, and costs them nothing.
+    /// A change was committed locally: push ``debounce`` later. The journal tells only the first change
+    /// after a cycle began, so a burst of changes makes one push, not one each, and costs them nothing.
     func localChangeMade() {
         refusals = 0
-        if burstStart == nil { burstStart = .now }
         schedule(after: Self.debounce)
     }
 
@@ -237,14 +231,6 @@ public actor SyncEngine {
         guard generation == timerGeneration else { return }
         timer = nil
         timerDue = nil
-        // Local changes still coming: wait until they pause (or the burst is too long to wait for).
-        if let burstStart, let lastChange = journal?.lastChange {
-            let due = min(lastChange + Self.debounce, burstStart + Self.maxDebounce)
-            if due > .now {
-                schedule(at: due)
-                return
-            }
-        }
         _ = await cycle(progress: nil)
     }
 
@@ -255,7 +241,6 @@ public actor SyncEngine {
         timer = nil
         timerDue = nil
         timerGeneration += 1
-        burstStart = nil
     }
 
     /// Runs one cycle after the running one (if any), then schedules the next: the periodic pull after a

@@ -5,17 +5,15 @@ import Synchronization
 /// Records each local change to a synced item in the outbox, inside the transaction that makes the change
 /// (``FavoritesStore`` and ``AccountStore`` call it from their write closures), so a change is never
 /// committed without its outbox entry, whatever happens next (`kill -9`, power loss). Then it tells the
-/// sync engine, which pushes once the burst of changes is over (debounced); after the first change of a
-/// burst that costs a change only a clock read and a lock.
+/// sync engine, which pushes soon after (debounced).
 ///
 /// Tables (``SyncStore/migrations``): `sync_versions` holds the latest known change per item and user,
 /// made here or pulled (tombstones included); `sync_outbox` one pending entry per item and user, naming
 /// the change to push (a later change to the same item replaces it: the latest state is what is pushed).
 public final class SyncJournal: Sendable {
     private let onChange = Mutex<(@Sendable () -> Void)?>(nil)
-    /// Whether the engine was told of a change since its last cycle began (a burst of changes tells it
-    /// once), and when the latest change was committed (so it can wait for the burst to end).
-    private let announcement = Mutex<(announced: Bool, lastChange: ContinuousClock.Instant?)>((false, nil))
+    /// Set by the first change the engine has not been told of yet: a burst of changes tells it once.
+    private let unannounced = Mutex(false)
     private let now: @Sendable () -> Date
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {
@@ -40,22 +38,16 @@ public final class SyncJournal: Sendable {
     /// After the transaction committed: wakes the sync engine, unless it was woken since its last cycle
     /// began (it will see this change too).
     func committed() {
-        let now = ContinuousClock.now
-        let first = announcement.withLock { state in
-            defer { state = (true, now) }
-            return !state.announced
+        let first = unannounced.withLock { waiting in
+            defer { waiting = true }
+            return !waiting
         }
         if first { onChange.withLock { $0 }?() }
     }
 
-    /// When the latest change was committed (nil before the first).
-    var lastChange: ContinuousClock.Instant? {
-        announcement.withLock { $0.lastChange }
-    }
-
     /// The engine is about to read the outbox: the next change must wake it again.
     func cycleStarting() {
-        announcement.withLock { $0.announced = false }
+        unannounced.withLock { $0 = false }
     }
 
     private func record(_ db: SQLiteConnection, userID: String, kind: SyncItemKind, movieID: Int, deleted: Bool)
