@@ -354,3 +354,100 @@ final class FixedFirestore: HTTPClient {
         await engine.close()
     }
 }
+
+/// Firestore answering pulls with nothing and commits with success, except a commit holding a write to
+/// `failing` (503 while set); a commit is held until `concurrency` are in flight (or 10 s passed), so a
+/// push that did not overlap its commits shows as one in flight at a time.
+final class CommittingFirestore: HTTPClient {
+    private struct State {
+        var inFlight = 0
+        var maxInFlight = 0
+        var committed: [Int] = []
+        var answered = 0
+    }
+    private let state = Mutex(State())
+    let failing = Mutex<Int?>(nil)
+    let concurrency: Int
+
+    init(concurrency: Int) {
+        self.concurrency = concurrency
+    }
+
+    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+    /// The movie ids of the successful commits' writes, in the order they were answered.
+    var committed: [Int] { state.withLock { $0.committed } }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let path = request.url.path
+        if path.hasSuffix(":runQuery") { return HTTPResponse(statusCode: 200, body: Data("[]".utf8)) }
+        guard path.hasSuffix(":commit") else {
+            return HTTPResponse(statusCode: 404, body: Data(#"{"error":{"code":404,"status":"NOT_FOUND"}}"#.utf8))
+        }
+        // JSONEncoder writes "/" as "\/".
+        let text = String(decoding: request.body ?? Data(), as: UTF8.self).replacingOccurrences(of: "\\/", with: "/")
+        let ids = text.components(separatedBy: "/favorites/").dropFirst().compactMap { part in
+            Int(part.prefix { $0.isNumber })
+        }
+        state.withLock {
+            $0.inFlight += 1
+            $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
+        }
+        let started = ContinuousClock.now
+        while state.withLock({ $0.inFlight < concurrency && $0.answered == 0 }),
+              ContinuousClock.now - started < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let fails = failing.withLock { failing in failing.map { ids.contains($0) } ?? false }
+        state.withLock {
+            $0.inFlight -= 1
+            $0.answered += 1
+            if !fails { $0.committed += ids }
+        }
+        if fails {
+            return HTTPResponse(statusCode: 503, body: Data(#"{"error":{"code":503,"status":"UNAVAILABLE"}}"#.utf8))
+        }
+        return HTTPResponse(statusCode: 200, body: Data(#"{"writeResults":[]}"#.utf8))
+    }
+}
+
+@Suite struct SyncEnginePushTests {
+    let harness: AccountsHarness
+    let firebase = ScriptedFirebase()
+    let accounts: AccountService
+
+    init() throws {
+        harness = try AccountsHarness()
+        let client = FirebaseAuthClient(
+            configuration: FirebaseConfiguration(apiKey: "k", emulatorHost: "127.0.0.1:9099"), http: firebase)
+        let store = harness.store
+        accounts = AccountService(store: store, provider: FirebaseAccountProvider(client: client, store: store))
+    }
+
+    @Test func commitsRunSideBySideAndOnlyACommittedBatchLeavesTheOutbox() async throws {
+        firebase.script("accounts:signUp", ScriptedFirebase.signedIn())
+        let user = try await accounts.register(email: "ada@example.com", password: "secret1")
+        let favorites = FavoritesStore(database: harness.movieStore.database, journal: SyncJournal())
+        let ids = Array(1...350)
+        for id in ids { try await favorites.add(userID: user.id, movie: FavoritesTests.movie(id)) }
+        let firestore = CommittingFirestore(concurrency: SyncEngine.pushConcurrency)
+        firestore.failing.withLock { $0 = 150 }  // in the second batch of 100
+        let configuration = SyncConfiguration(projectID: "p", emulatorHost: "127.0.0.1:8080")
+        let store = SyncStore(database: harness.movieStore.database)
+        let engine = SyncEngine(
+            configuration: configuration, store: store, accounts: accounts,
+            client: FirestoreClient(configuration: configuration, http: firestore), retryBase: .seconds(3600))
+
+        await #expect(throws: SyncEngine.Failure.self) { try await engine.syncNow() }
+        #expect(firestore.maxInFlight == SyncEngine.pushConcurrency)
+        // The batches around the failed one were committed and left; the failed one is still queued.
+        let left = try await store.pending(userID: user.id, limit: 1000).map(\.movieID)
+        #expect(left == Array(101...200))
+        #expect(Set(firestore.committed) == Set(ids).subtracting(101...200))
+
+        firestore.failing.withLock { $0 = nil }
+        let report = try await engine.syncNow()
+        #expect(report.pushed == 100 && report.pending == 0)
+        #expect(firestore.committed.sorted() == ids)
+        await engine.close()
+    }
+}

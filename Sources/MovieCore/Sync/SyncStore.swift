@@ -110,14 +110,17 @@ struct SyncStore: Sendable {
 
     /// Queues the user's favorites that have no version yet (kept before sync was on), once.
     func queueUnversioned(userID: String) async throws {
+        let sql = """
+            SELECT f.movie_id, f.added_at FROM favorites f
+            WHERE f.user_id = ? AND NOT EXISTS (
+                SELECT 1 FROM sync_versions v
+                WHERE v.user_id = f.user_id AND v.kind = 'favorite' AND v.movie_id = f.movie_id)
+            """
+        // Looked for on a reader first: there are none after the first cycle, and a write transaction
+        // every cycle would hold local changes up for nothing.
+        guard try await read({ db in try db.queryOne(sql + " LIMIT 1", [.text(userID)]) != nil }) else { return }
         try await write { db in
-            let rows = try db.query(
-                """
-                SELECT f.movie_id, f.added_at FROM favorites f
-                WHERE f.user_id = ? AND NOT EXISTS (
-                    SELECT 1 FROM sync_versions v
-                    WHERE v.user_id = f.user_id AND v.kind = 'favorite' AND v.movie_id = f.movie_id)
-                """, [.text(userID)])
+            let rows = try db.query(sql, [.text(userID)])
             for row in rows {
                 let movieID = try row.int("movie_id")
                 let addedAt = FirestoreTime.microseconds(try row.string("added_at")).map { $0 / 1000 } ?? 0
@@ -129,8 +132,8 @@ struct SyncStore: Sendable {
         }
     }
 
-    /// The oldest pending changes of `userID`, at most `limit`.
-    func pending(userID: String, limit: Int) async throws -> [PendingChange] {
+    /// The oldest pending changes of `userID` after the outbox entry `after` (its id), at most `limit`.
+    func pending(userID: String, after: Int64 = 0, limit: Int) async throws -> [PendingChange] {
         try await read { db in
             let rows = try db.query(
                 """
@@ -140,8 +143,8 @@ struct SyncStore: Sendable {
                 LEFT JOIN sync_versions v ON v.user_id = o.user_id AND v.kind = o.kind AND v.movie_id = o.movie_id
                 LEFT JOIN favorites f ON o.kind = 'favorite' AND f.user_id = o.user_id AND f.movie_id = o.movie_id
                 LEFT JOIN users u ON o.kind = 'profile' AND u.id = o.user_id
-                WHERE o.user_id = ? ORDER BY o.id LIMIT ?
-                """, [.text(userID), .integer(Int64(limit))])
+                WHERE o.user_id = ? AND o.id > ? ORDER BY o.id LIMIT ?
+                """, [.text(userID), .integer(after), .integer(Int64(limit))])
             return try rows.map { row in
                 let kind = SyncItemKind(rawValue: try row.string("kind")) ?? .favorite
                 let version = SyncVersion(

@@ -6,6 +6,7 @@ local M = {}
 M.HEART = '♥'
 M.CACHE_MARKER = '[cache]'
 M.STALE_MARKER = '[stale]'
+M.SYNC_MARKER = '⟳'
 
 --- `text` made drawable as one buffer line: control characters (newline, NUL, escape, C1 controls…),
 --- which nvim_buf_set_lines refuses or which would corrupt the screen, become spaces. The server passes
@@ -76,6 +77,27 @@ function M.provenance(source, stale)
         marks[#marks + 1] = M.STALE_MARKER
     end
     return table.concat(marks, ' ')
+end
+
+--- The favorites buffer's marker of changes not yet pushed to the cloud, from a sync.status answer:
+--- "⟳ 3 pending", with "(offline)" or "(sync error)" when sync cannot push them now; "" when nothing
+--- is pending, sync is disabled or the answer is missing.
+function M.sync_marker(status)
+    if type(status) ~= 'table' or compat.value(status.enabled) ~= true then
+        return ''
+    end
+    local pending = tonumber(compat.value(status.pending)) or 0
+    if pending <= 0 then
+        return ''
+    end
+    local text = string.format('%s %d pending', M.SYNC_MARKER, pending)
+    local state = compat.value(status.state)
+    if state == 'offline' then
+        text = text .. ' (offline)'
+    elseif state == 'error' then
+        text = text .. ' (sync error)'
+    end
+    return text
 end
 
 --- Header of a page of movies: "Popular movies · page 2/9 · 170 movies [cache] [stale]".

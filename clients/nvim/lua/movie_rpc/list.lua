@@ -24,6 +24,8 @@ M.DETAILS_INCLUDE = { 'credits', 'videos', 'watchProviders', 'releaseDates' }
 local include_refused_by = nil
 
 local HEADER_LINES = 2
+--- While changes are pending, the favorites buffer asks sync.status again this often (milliseconds).
+M.SYNC_POLL_MS = 2000
 local ns = vim.api.nvim_create_namespace('movie_rpc')
 
 local function define_highlights()
@@ -88,7 +90,7 @@ local function set_lines(view, lines, highlights)
     vim.api.nvim_buf_add_highlight(buf, ns, 'Title', 0, 0, -1)
     vim.api.nvim_buf_add_highlight(buf, ns, 'Comment', 1, 0, -1)
     for lnum, line in ipairs(lines) do
-        for _, marker in ipairs({ format.CACHE_MARKER, format.STALE_MARKER }) do
+        for _, marker in ipairs({ format.CACHE_MARKER, format.STALE_MARKER, format.SYNC_MARKER }) do
             local s = lnum <= HEADER_LINES and line:find(marker, 1, true)
             if s then
                 vim.api.nvim_buf_add_highlight(buf, ns, 'MovieRpcMarker', lnum - 1, s - 1, s - 1 + #marker)
@@ -130,6 +132,9 @@ function M.render(view)
             lines[2] = ':MovieLogin to see your favorites'
         else
             lines[1] = string.format('Favorites · %d in %d genres (grouped by genre)', view.total, #view.sections)
+            if view.sync_marker and view.sync_marker ~= '' then
+                lines[1] = lines[1] .. '  ' .. view.sync_marker
+            end
             lines[2] = '<CR> details  f favorite  q close'
             for _, section in ipairs(view.sections) do
                 lines[#lines + 1] = string.format('%s (%d)', section.genre.name, #section.movies)
@@ -199,6 +204,51 @@ local function hearts_for(movies, callback)
     end)
 end
 
+--- Asks sync.status for the favorites view's pending marker and redraws the header when it changed;
+--- asks again every SYNC_POLL_MS while changes are pending and the buffer is open. Asynchronous, one
+--- request at a time (asked meanwhile, it asks once more after the answer, which may predate the
+--- change); a server without sync.status (or any error) shows no marker.
+local function refresh_sync_marker(view)
+    if not (view.buf and vim.api.nvim_buf_is_valid(view.buf)) then
+        return
+    end
+    if view.sync_asking then
+        view.sync_again = true
+        return
+    end
+    view.sync_asking = true
+    client.request('sync.status', nil, function(err, status)
+        view.sync_asking = false
+        local marker = err and '' or format.sync_marker(status)
+        if marker ~= (view.sync_marker or '') then
+            view.sync_marker = marker
+            M.render(view)
+        end
+        if view.sync_again then
+            view.sync_again = false
+            return refresh_sync_marker(view)
+        end
+        if marker ~= '' and not view.sync_polling then
+            view.sync_polling = true
+            vim.defer_fn(function()
+                view.sync_polling = false
+                if view.buf and vim.api.nvim_buf_is_valid(view.buf) and views[view.buf] == view then
+                    refresh_sync_marker(view)
+                end
+            end, M.SYNC_POLL_MS)
+        end
+    end)
+end
+
+--- The open favorites views' markers, after a change to the favorites.
+local function refresh_sync_markers()
+    for _, view in ipairs(M.views()) do
+        if view.kind == 'favorites' and not view.logged_out then
+            refresh_sync_marker(view)
+        end
+    end
+end
+
 --- Sets whether `movie_id` is a favorite in every open view, and redraws those showing it.
 local function set_favorite(movie_id, is_favorite)
     for _, view in ipairs(M.views()) do
@@ -238,6 +288,7 @@ local function toggle_favorite(view)
             return client.notify_error(err)
         end
         set_favorite(movie.id, not was)
+        refresh_sync_markers()
     end)
 end
 
@@ -352,6 +403,18 @@ local function create_buffer(view)
     map(']p', function(v) turn_page(v, 1) end, 'movie-rpc: next page')
     map('[p', function(v) turn_page(v, -1) end, 'movie-rpc: previous page')
     map('q', function() vim.cmd('bwipeout ' .. buf) end, 'movie-rpc: close')
+    if view.kind == 'favorites' then
+        -- Back in the buffer (another window, a tab): the marker may be out of date.
+        vim.api.nvim_create_autocmd('BufEnter', {
+            buffer = buf,
+            callback = function()
+                local v = views[buf]
+                if v and not v.logged_out then
+                    refresh_sync_marker(v)
+                end
+            end,
+        })
+    end
     vim.api.nvim_create_autocmd('BufWipeout', {
         buffer = buf,
         once = true,
@@ -427,6 +490,7 @@ local function load_favorites(view, first)
         else
             M.render(view)
         end
+        refresh_sync_marker(view)
     end)
 end
 
@@ -532,6 +596,7 @@ function M.refresh_hearts()
                 view.logged_out = true
                 view.sections = {}
                 view.favs = {}
+                view.sync_marker = ''
                 M.render(view)
             end
         end
