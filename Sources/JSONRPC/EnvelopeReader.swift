@@ -136,7 +136,7 @@ enum EnvelopeReader {
     }
 
     /// A position in the bytes of one validated JSON text.
-    private struct Cursor {
+    struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>
         var offset = 0
 

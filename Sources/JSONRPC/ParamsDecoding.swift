@@ -8,11 +8,10 @@ public enum ParamsDecoding {
     ) throws -> Params {
         // Nothing to decode for a method without params: no decoder made for `server.info` and the like.
         if input.kind.isEmpty, let none = NoParams() as? Params { return none }
-        let decoder = JSONDecoder()
         do {
             switch input.kind {
             case .absent, .null, .array(isEmpty: true):
-                return try decoder.decode(Params.self, from: Data("{}".utf8))
+                return try Params(from: ParamsDecoder(.object([])))
             case .array(isEmpty: false):
                 // By name only: positional values have no names to check against the contract.
                 throw ResponseError.invalidParams("Params must be an object with named members", field: "params")
@@ -20,7 +19,7 @@ public enum ParamsDecoding {
                 throw ResponseError.invalidParams("Params must be an object", field: "params")
             case .object:
                 if let allowed { try checkMembers(of: input.params, allowed: allowed) }
-                return try decoder.decode(Params.self, from: input.params)
+                return try ParamsDecoder.decode(Params.self, from: input.params)
             }
         } catch let error as ResponseError {
             throw error
@@ -28,9 +27,9 @@ public enum ParamsDecoding {
             throw ResponseError.invalidParams("Unknown param \"\(error.name)\"", field: error.name)
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                // Foundation reports a number the member's type cannot hold (`1.5` or 2^63 for an integer,
-                // `1e400` for any number) as "not valid JSON" with no path; the member is found here instead,
-                // on this error path only, and Foundation's wording never reaches the client.
+                // A number the member's type cannot hold (`1.5` or 2^63 for an integer, `1e400` for any
+                // number) is reported with no path, as Foundation reports it ("not valid JSON"); the member is
+                // found here instead, on this error path only.
                 throw numberProblem(in: input)
             }
             throw describe(error)
