@@ -195,6 +195,15 @@ public final class AccountService: Sendable {
         }
     }
 
+    /// The logged-in user's id, or `loginRequired`: one indexed lookup, for calls that need only the id
+    /// (favorites), not the user's row and session (the refresh token is not unsealed).
+    public func requireUserID() async throws -> String {
+        guard let current = try await store.currentUserID(), current.provider == provider.kind else {
+            throw MovieError.loginRequired
+        }
+        return current.id
+    }
+
     /// The logged-in user, or `loginRequired`.
     public func requireUser() async throws -> User {
         guard let user = try await currentUser() else { throw MovieError.loginRequired }

@@ -17,14 +17,14 @@ public struct FavoritesAdd: MovieMethod {
     ) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
         let services = server.services
-        let user = try await services.accounts.requireUser()
+        let userID = try await services.accounts.requireUserID()
         // Answer a repeat without a catalog lookup; the UNIQUE constraint still decides when two adds race.
-        if try await services.favorites.isFavorite(userID: user.id, movieID: movieID) {
+        if try await services.favorites.isFavorite(userID: userID, movieID: movieID) {
             throw MovieError.alreadyFavorite(movieID: movieID)
         }
         let details = try await services.repository.details(
             .details(movieID: movieID, language: nil), policy: .cacheFirst)
-        let favorite = try await services.favorites.add(userID: user.id, movie: details.value.summary)
+        let favorite = try await services.favorites.add(userID: userID, movie: details.value.summary)
         await services.record(.favoriteAdded(movieID: movieID))
         return FavoriteWire(favorite)
     }

@@ -28,9 +28,9 @@ public struct FavoritesContains: MovieMethod {
         _ params: Params, server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let ids = try FavoritesParams.movieIDs(params.movieIds)
-        let user = try await server.services.accounts.requireUser()
+        let userID = try await server.services.accounts.requireUserID()
         await server.services.sync?.pullIfStale()
-        let found = try await server.services.favorites.contains(userID: user.id, movieIDs: ids)
+        let found = try await server.services.favorites.contains(userID: userID, movieIDs: ids)
         let pairs = ids.map { (String($0), found.contains($0)) }
         return Result(contains: Dictionary(pairs, uniquingKeysWith: { first, _ in first }))
     }

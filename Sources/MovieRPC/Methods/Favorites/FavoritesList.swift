@@ -71,19 +71,19 @@ public struct FavoritesList: MovieMethod {
         _ params: Params, server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
-        let user = try await server.services.accounts.requireUser()
+        let userID = try await server.services.accounts.requireUserID()
         await server.services.sync?.pullIfStale()
         let favorites = server.services.favorites
         let grouped = params.groupBy == .genre
         let names: [Int: String]? = if grouped { await genreNames(server.services.repository) } else { nil }
         let key = FavoritesListCache.Key(
-            userID: user.id, grouped: grouped, posterSize: sizes.poster, backdropSize: sizes.backdrop)
+            userID: userID, grouped: grouped, posterSize: sizes.poster, backdropSize: sizes.backdrop)
         let cache = server.favoritesListCache
         if let current = try await favorites.revision(),
             let json = cache.answer(for: key, revision: current, genreNames: names) {
             return .written(json)
         }
-        let (revision, list) = try await favorites.revisedList(userID: user.id)
+        let (revision, list) = try await favorites.revisedList(userID: userID)
         let result: Result
         if let names {
             result = .sections(group(list, names: names, sizes: sizes))

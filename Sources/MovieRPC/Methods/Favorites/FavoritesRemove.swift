@@ -18,8 +18,8 @@ public struct FavoritesRemove: MovieMethod {
         _ params: Params, server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
-        let user = try await server.services.accounts.requireUser()
-        try await server.services.favorites.remove(userID: user.id, movieID: movieID)
+        let userID = try await server.services.accounts.requireUserID()
+        try await server.services.favorites.remove(userID: userID, movieID: movieID)
         await server.services.record(.favoriteRemoved(movieID: movieID))
         return Result(movieId: movieID, removed: true)
     }
