@@ -849,3 +849,22 @@ struct EventLogBatchedInsertMigrationTests {
         #expect(rows == 300)
     }
 }
+
+@Suite("Stored params")
+struct StoredParamsTests {
+    @Test("integer params are written as JSONEncoder writes them, keys sorted the same way")
+    func plainParamsMatchTheEncoder() throws {
+        let samples: [[String: EventValue]] = [
+            [:], ["movieId": .int(550)], ["page": .int(2), "genreId": .int(-28)],
+            ["a10": .int(1), "a9": .int(2), "B": .int(3), "a": .int(4), "_x": .int(5), "a.b": .int(6), "a-b": .int(7),
+             "Z": .int(Int.min), "z": .int(Int.max), "10": .int(0), "9": .int(0)],
+            ["title": .string("x"), "n": .int(1)], ["é": .int(1)], ["ratio": .double(0.5)],
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for params in samples {
+            let expected = String(decoding: try encoder.encode(params), as: UTF8.self)
+            #expect(StoredEvent.canonicalJSON(params) == expected, "\(params)")
+        }
+    }
+}
