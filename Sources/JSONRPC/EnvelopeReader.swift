@@ -113,28 +113,6 @@ enum EnvelopeReader {
         }
     }
 
-    /// The member names of the JSON object in `object` (already accepted by ``JSONStructureScanner``), in
-    /// order, duplicates included; nil when the bytes are not an object.
-    static func memberNames(_ object: UnsafeBufferPointer<UInt8>) -> [String]? {
-        var reader = Cursor(bytes: object)
-        var names: [String] = []
-        reader.skipWhitespace()
-        guard reader.take(UInt8(ascii: "{")) else { return nil }
-        reader.skipWhitespace()
-        if reader.take(UInt8(ascii: "}")) { return names }
-        repeat {
-            reader.skipWhitespace()
-            guard let key = reader.string() else { return nil }
-            names.append(key)
-            reader.skipWhitespace()
-            guard reader.take(UInt8(ascii: ":")) else { return nil }
-            reader.skipWhitespace()
-            guard reader.skipValue() else { return nil }
-            reader.skipWhitespace()
-        } while reader.take(UInt8(ascii: ","))
-        return reader.take(UInt8(ascii: "}")) ? names : nil
-    }
-
     /// A position in the bytes of one validated JSON text.
     struct Cursor {
         let bytes: UnsafeBufferPointer<UInt8>

@@ -21,10 +21,7 @@ struct ParamsDecoder: Decoder {
 
     /// Decodes `T` from the JSON text `bytes`; throws `DecodingError` as described above.
     static func decode<T: Decodable>(_ type: T.Type, from bytes: Data) throws -> T {
-        let value = try bytes.withUnsafeBytes { raw in
-            try ParamsValue.parse(raw.assumingMemoryBound(to: UInt8.self))
-        }
-        return try T(from: ParamsDecoder(value))
+        try T(from: ParamsDecoder(try ParamsValue.parse(bytes)))
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
@@ -55,6 +52,10 @@ indirect enum ParamsValue {
     case object([(String, ParamsValue)])
 
     /// Parses one JSON text (already validated by the structure scanner; anything else is refused).
+    static func parse(_ bytes: Data) throws -> ParamsValue {
+        try bytes.withUnsafeBytes { raw in try parse(raw.assumingMemoryBound(to: UInt8.self)) }
+    }
+
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ParamsValue {
         var cursor = EnvelopeReader.Cursor(bytes: bytes)
         cursor.skipWhitespace()

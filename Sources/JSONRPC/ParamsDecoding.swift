@@ -18,8 +18,10 @@ public enum ParamsDecoding {
             case .invalid:
                 throw ResponseError.invalidParams("Params must be an object", field: "params")
             case .object:
-                if let allowed { try checkMembers(of: input.params, allowed: allowed) }
-                return try ParamsDecoder.decode(Params.self, from: input.params)
+                // Parsed once: the members are checked on the tree the decoder then reads.
+                let value = try ParamsValue.parse(input.params)
+                if let allowed { try checkMembers(of: value, allowed: allowed) }
+                return try Params(from: ParamsDecoder(value))
             }
         } catch let error as ResponseError {
             throw error
@@ -37,9 +39,9 @@ public enum ParamsDecoding {
     }
 
     /// Refuses a member the method does not accept (`_meta` is protocol metadata, MCP's, never a param).
-    private static func checkMembers(of params: Data, allowed: Set<String>) throws {
-        let names = params.withUnsafeBytes { EnvelopeReader.memberNames($0.assumingMemoryBound(to: UInt8.self)) }
-        for name in names ?? [] where name != "_meta" && !allowed.contains(name) {
+    private static func checkMembers(of params: ParamsValue, allowed: Set<String>) throws {
+        guard case .object(let members) = params else { return }
+        for (name, _) in members where name != "_meta" && !allowed.contains(name) {
             throw UnknownParam(name: name)
         }
     }

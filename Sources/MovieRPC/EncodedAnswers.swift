@@ -42,5 +42,13 @@ final class EncodedAnswers: Sendable {
         return members
     }
 
+    /// The members `write` fills, from `answers` under `key` when both are given, else written anew.
+    static func members<Value>(
+        in answers: EncodedAnswers?, key: String?, _ sourced: Sourced<Value>, write: (inout JSONWriter) -> Void
+    ) -> EncodedJSON {
+        guard let answers, let key else { return EncodedJSON(object: write) }
+        return answers.members(key, sourced, write: write)
+    }
+
     var count: Int { entries.withLock { $0.count } }
 }

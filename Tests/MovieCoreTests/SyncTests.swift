@@ -284,6 +284,15 @@ final class FixedFirestore: HTTPClient {
     }
 }
 
+extension AccountsHarness {
+    /// Firebase accounts on this harness's store, answered by `firebase`.
+    func firebaseAccounts(_ firebase: ScriptedFirebase) -> AccountService {
+        let client = FirebaseAuthClient(
+            configuration: FirebaseConfiguration(apiKey: "k", emulatorHost: "127.0.0.1:9099"), http: firebase)
+        return AccountService(store: store, provider: FirebaseAccountProvider(client: client, store: store))
+    }
+}
+
 @Suite struct SyncEngineRetryTests {
     let harness: AccountsHarness
     let firebase = ScriptedFirebase()
@@ -291,10 +300,7 @@ final class FixedFirestore: HTTPClient {
 
     init() throws {
         harness = try AccountsHarness()
-        let client = FirebaseAuthClient(
-            configuration: FirebaseConfiguration(apiKey: "k", emulatorHost: "127.0.0.1:9099"), http: firebase)
-        let store = harness.store
-        accounts = AccountService(store: store, provider: FirebaseAccountProvider(client: client, store: store))
+        accounts = harness.firebaseAccounts(firebase)
     }
 
     func engine(_ firestore: FixedFirestore, retryBase: Duration = .milliseconds(5)) async throws -> SyncEngine {
@@ -417,10 +423,7 @@ final class CommittingFirestore: HTTPClient {
 
     init() throws {
         harness = try AccountsHarness()
-        let client = FirebaseAuthClient(
-            configuration: FirebaseConfiguration(apiKey: "k", emulatorHost: "127.0.0.1:9099"), http: firebase)
-        let store = harness.store
-        accounts = AccountService(store: store, provider: FirebaseAccountProvider(client: client, store: store))
+        accounts = harness.firebaseAccounts(firebase)
     }
 
     @Test func commitsRunSideBySideAndOnlyACommittedBatchLeavesTheOutbox() async throws {

@@ -41,6 +41,13 @@ public struct StoredEvent: Sendable, Equatable {
         }
     }
 
+    /// The params in the one stored form, decoded from ``paramsJSON`` and written again: for a row another
+    /// writer stored. Throws `MovieError.storage(.corrupt)` when the stored text is not an object of params.
+    public func canonicalParamsJSON() throws -> String {
+        guard let text = Self.canonicalJSON(try decodedParams()) else { throw MovieError.storage(.corrupt) }
+        return text
+    }
+
     /// The one stored form of params: JSON, keys sorted, slashes unescaped (as results are written).
     static func canonicalJSON(_ params: [String: EventValue]) -> String? {
         if let plain = plainJSON(params) { return plain }

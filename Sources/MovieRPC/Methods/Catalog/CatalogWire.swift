@@ -129,12 +129,9 @@ public struct MoviePageResult: WireEncodable, Sendable {
         self.sourced = sourced
         self.sizes = sizes
         self.reportsCompleteness = reportsCompleteness
-        let write: (inout JSONWriter) -> Void = { writer in Self.writeMembers(sourced.value, sizes: sizes, to: &writer) }
-        if let answers, let key {
-            members = answers.members("page \(key) \(sizes.poster) \(sizes.backdrop)", sourced, write: write)
-        } else {
-            members = EncodedJSON(object: write)
-        }
+        members = EncodedAnswers.members(
+            in: answers, key: key.map { "page \($0) \(sizes.poster) \(sizes.backdrop)" }, sourced
+        ) { writer in Self.writeMembers(sourced.value, sizes: sizes, to: &writer) }
     }
 
     public func write(to writer: inout JSONWriter) {
@@ -159,6 +156,15 @@ public struct MoviePageResult: WireEncodable, Sendable {
                 writer.member("maximum", dates.maximum)
             }
         }
+    }
+}
+
+extension ServerContext {
+    /// A page of movies as the page methods answer it: fetched under `policy` (network first when nil), its
+    /// members kept per stored copy under the request's cache key.
+    func moviePage(_ request: CatalogRequest, policy: CachePolicy?, sizes: ImageSizes) async throws -> MoviePageResult {
+        let sourced = try await services.repository.page(request, policy: policy ?? .networkFirst)
+        return MoviePageResult(sourced, sizes: sizes, answers: encodedAnswers, key: request.cacheKey)
     }
 }
 

@@ -17,14 +17,9 @@ public struct GenresList: MovieMethod {
 
         init(sourced: Sourced<[Genre]>, answers: EncodedAnswers? = nil, key: String? = nil) {
             self.sourced = sourced
-            let write: (inout JSONWriter) -> Void = { writer in
+            members = EncodedAnswers.members(in: answers, key: key.map { "genres \($0)" }, sourced) { writer in
                 writer.key("genres")
                 writer.genres(sourced.value)
-            }
-            if let answers, let key {
-                members = answers.members("genres \(key)", sourced, write: write)
-            } else {
-                members = EncodedJSON(object: write)
             }
         }
 

@@ -24,9 +24,8 @@ public struct MoviesByGenre: MovieMethod {
         let catalogRequest = CatalogRequest.byGenre(
             genreID: genreID, page: page, language: try CatalogParams.language(params.language),
             region: try CatalogParams.region(params.region))
-        let sourced = try await server.services.repository.page(
-            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        let result = try await server.moviePage(catalogRequest, policy: params.cachePolicy, sizes: sizes)
         await server.services.record(.genreOpened(genreID: genreID))
-        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
+        return result
     }
 }

@@ -24,7 +24,7 @@ public struct MoviesDetails: MovieMethod {
         var include: Set<DetailsPart> = []
         var region: String?
         /// Every member but the provenance, written once per stored copy when `answers` is given.
-        private var members: EncodedJSON?
+        private let members: EncodedJSON
 
         init(
             sourced: Sourced<MovieDetails>, sizes: ImageSizes, include: Set<DetailsPart> = [], region: String? = nil,
@@ -34,37 +34,16 @@ public struct MoviesDetails: MovieMethod {
             self.sizes = sizes
             self.include = include
             self.region = region
-            if let answers, let key {
-                let parts = include.map(\.rawValue).sorted().joined(separator: ",")
-                members = answers.members(
-                    "details \(key) \(sizes.poster) \(sizes.backdrop) \(parts) \(region ?? "")", sourced,
-                    write: { writer in writeMembers(to: &writer) })
-            }
+            let parts = include.map(\.rawValue).sorted().joined(separator: ",")
+            let body = DetailsMembers(details: sourced.value, sizes: sizes, include: include, region: region)
+            members = EncodedAnswers.members(
+                in: answers, key: key.map { "details \($0) \(sizes.poster) \(sizes.backdrop) \(parts) \(region ?? "")" },
+                sourced
+            ) { writer in body.write(to: &writer) }
         }
 
         public func write(to writer: inout JSONWriter) {
-            writer.object(extending: members ?? EncodedJSON(object: { writer in writeMembers(to: &writer) })) { writer in
-                writer.provenance(sourced)
-            }
-        }
-
-        private func writeMembers(to writer: inout JSONWriter) {
-            let details = sourced.value
-            do {
-                MovieSummaryWire.writeFields(details.summary, to: &writer, sizes: sizes)
-                writer.member("tagline", details.tagline)
-                writer.member("runtime", details.runtime)
-                writer.member("status", details.status)
-                writer.key("genres")
-                writer.genres(details.genres)
-                writer.member("homepage", details.homepage)
-                writer.member("imdbId", details.imdbId)
-                writer.member("budget", details.budget)
-                writer.member("revenue", details.revenue)
-                writer.member("spokenLanguages", details.spokenLanguages)
-                writer.member("productionCompanies", details.productionCompanies)
-                writeParts(details, to: &writer)
-            }
+            writer.object(extending: members) { writer in writer.provenance(sourced) }
         }
     }
 
@@ -123,9 +102,32 @@ extension MovieDetails {
     }
 }
 
-extension MoviesDetails.Result {
+/// A details answer's members but the provenance: the summary's and the details' side by side, then the
+/// included parts.
+private struct DetailsMembers {
+    let details: MovieDetails
+    let sizes: ImageSizes
+    let include: Set<DetailsPart>
+    let region: String?
+
+    func write(to writer: inout JSONWriter) {
+        MovieSummaryWire.writeFields(details.summary, to: &writer, sizes: sizes)
+        writer.member("tagline", details.tagline)
+        writer.member("runtime", details.runtime)
+        writer.member("status", details.status)
+        writer.key("genres")
+        writer.genres(details.genres)
+        writer.member("homepage", details.homepage)
+        writer.member("imdbId", details.imdbId)
+        writer.member("budget", details.budget)
+        writer.member("revenue", details.revenue)
+        writer.member("spokenLanguages", details.spokenLanguages)
+        writer.member("productionCompanies", details.productionCompanies)
+        writeParts(to: &writer)
+    }
+
     /// The included parts, in a fixed order; each is there (the handler refused missing ones).
-    private func writeParts(_ details: MovieDetails, to writer: inout JSONWriter) {
+    private func writeParts(to writer: inout JSONWriter) {
         if include.contains(.credits), let credits = details.credits {
             writer.key("credits")
             writer.object { writer in writer.credits(credits) }

@@ -46,9 +46,7 @@ public struct MoviesDiscover: MovieMethod {
             filter, page: try CatalogParams.page(params.page), language: try CatalogParams.language(params.language),
             region: try CatalogParams.region(params.region))
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
-        let sourced = try await server.services.repository.page(
-            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
-        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
+        return try await server.moviePage(catalogRequest, policy: params.cachePolicy, sizes: sizes)
     }
 
     static func filter(_ params: Params) throws -> DiscoverFilter {

@@ -13,9 +13,8 @@ public struct MoviesPopular: MovieMethod {
         let catalogRequest = CatalogRequest.popular(
             page: page, language: try CatalogParams.language(params.language),
             region: try CatalogParams.region(params.region))
-        let sourced = try await server.services.repository.page(
-            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
+        let result = try await server.moviePage(catalogRequest, policy: params.cachePolicy, sizes: sizes)
         await server.services.record(.popularOpened(page: page))
-        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
+        return result
     }
 }

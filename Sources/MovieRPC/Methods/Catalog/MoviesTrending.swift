@@ -21,8 +21,6 @@ public struct MoviesTrending: MovieMethod {
             window: params.window ?? .day, page: try CatalogParams.page(params.page),
             language: try CatalogParams.language(params.language))
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
-        let sourced = try await server.services.repository.page(
-            catalogRequest, policy: params.cachePolicy ?? .networkFirst)
-        return MoviePageResult(sourced, sizes: sizes, answers: server.encodedAnswers, key: catalogRequest.cacheKey)
+        return try await server.moviePage(catalogRequest, policy: params.cachePolicy, sizes: sizes)
     }
 }

@@ -19,8 +19,10 @@ public struct EventWire: WireEncodable, Sendable, Equatable {
         userId = event.userID
         // The stored text is the canonical form already; only a row not written by this server fails the
         // check, and is then decoded and written again (or refused as corrupt).
-        params = try EncodedJSON(validatingObject: event.paramsJSON)
-            ?? EncodedJSON(EventParamsWire(params: try event.decodedParams()))
+        guard let params = try EncodedJSON(validatingObject: event.paramsJSON)
+            ?? EncodedJSON(validatingObject: event.canonicalParamsJSON())
+        else { throw MovieError.storage(.corrupt) }
+        self.params = params
     }
 
     // `userId` is sent as null rather than left out: clients check one shape.
@@ -32,44 +34,6 @@ public struct EventWire: WireEncodable, Sendable, Equatable {
             writer.value(params)
             writer.member("timestamp", timestamp)
             writer.member("userId", userId)
-        }
-    }
-}
-
-/// Params decoded from a row another writer stored, written again in the canonical form.
-private struct EventParamsWire: JSONWritable {
-    let params: [String: EventValue]
-
-    func write(to writer: inout JSONWriter) {
-        writer.object { writer in
-            for key in params.keys.sorted() {
-                writer.key(key)
-                params[key]?.write(to: &writer)
-            }
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try params.encode(to: encoder)
-    }
-}
-
-extension EventValue {
-    fileprivate func write(to writer: inout JSONWriter) {
-        switch self {
-        case .int(let value): writer.value(value)
-        case .double(let value): writer.value(value)
-        case .string(let value): writer.value(value)
-        case .bool(let value): writer.value(value)
-        case .array(let values):
-            writer.array(values) { writer, scalar in
-                switch scalar {
-                case .int(let value): writer.value(value)
-                case .double(let value): writer.value(value)
-                case .string(let value): writer.value(value)
-                case .bool(let value): writer.value(value)
-                }
-            }
         }
     }
 }
