@@ -25,11 +25,16 @@ public struct EncodedJSON: JSONWritable, Sendable, Equatable {
     /// RFC 8259 object, at most `maxDepth` deep, on one line (newline framing must never see a raw line
     /// break; inside strings the scanner already refuses them).
     public init?(validatingObject text: String, maxDepth: Int = 64) {
-        let bytes = Array(text.utf8)
-        guard !bytes.contains(UInt8(ascii: "\n")), !bytes.contains(UInt8(ascii: "\r")),
-            case .success(.object) = JSONStructureScanner.scan(bytes, maxDepth: maxDepth)
-        else { return nil }
-        data = Data(bytes)
+        var text = text
+        // Checked in place, copied once: this runs for every event of a page.
+        let checked = text.withUTF8 { bytes -> Data? in
+            guard !bytes.contains(UInt8(ascii: "\n")), !bytes.contains(UInt8(ascii: "\r")),
+                case .success(.object) = JSONStructureScanner.scan(bytes, maxDepth: maxDepth)
+            else { return nil }
+            return Data(bytes)
+        }
+        guard let checked else { return nil }
+        data = checked
     }
 
     public func write(to writer: inout JSONWriter) {

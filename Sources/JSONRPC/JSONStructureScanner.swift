@@ -43,7 +43,7 @@ enum JSONStructureScanner {
         bytes.withUnsafeBufferPointer { scan($0, maxDepth: maxDepth) }
     }
 
-    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<Shape, Failure> {
+    static func scan(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<Shape, Failure> {
         func fail(_ reason: String, _ offset: Int) -> Result<Shape, Failure> {
             .failure(.invalid(reason: reason, offset: offset))
         }
