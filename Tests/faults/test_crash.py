@@ -46,12 +46,18 @@ def test_kill_9_mid_stream_loses_no_acknowledged_write(make_client, home: Path):
                 params = {"round": round_number, "seq": sequence, "text": "x" * rng.randint(0, 2000)}
                 pipeline.submit("events.add", {"name": "crash.write", "params": params}, tag=("event", params))
             _absorb(pipeline, acked_favorites, removed_favorites, uncertain_favorites, acked_events)
-        for _ in range(24):  # a burst just before the kill, so that it lands with writes in flight
-            sequence += 1
-            params = {"round": round_number, "seq": sequence, "text": "burst"}
-            pipeline.window = 64
-            pipeline.submit("events.add", {"name": "crash.write", "params": params}, tag=("event", params))
-        in_flight = len(pipeline.outcomes) - pipeline.answered
+        # Bursts just before the kill, so that it lands with writes in flight: a server fast enough to answer
+        # a whole burst before the count below gets another one (one burst was not always enough).
+        pipeline.window = 64
+        in_flight = 0
+        for _ in range(10):
+            for _ in range(24):
+                sequence += 1
+                params = {"round": round_number, "seq": sequence, "text": "burst"}
+                pipeline.submit("events.add", {"name": "crash.write", "params": params}, tag=("event", params))
+            in_flight = len(pipeline.outcomes) - pipeline.answered
+            if in_flight > 0:
+                break
         client.process.send_signal(signal.SIGKILL)
         status = client.process.wait(10)
         pipeline.settle_after_death()
