@@ -145,10 +145,34 @@ indirect enum ParamsValue {
     }
 }
 
-/// One value at a path: the typed reads every container shares.
+/// One value at a path: the typed reads every container shares. The path is built only when it is needed
+/// (an error, a nested container): building it for every element of an array of 100 ids was most of the
+/// decoding.
 private struct ParamNode {
     let value: ParamsValue
-    let codingPath: [any CodingKey]
+    let parentPath: [any CodingKey]
+    let last: Step
+
+    /// The path's last step below `parentPath`.
+    enum Step {
+        case none
+        case key(any CodingKey)
+        case index(Int)
+    }
+
+    init(value: ParamsValue, parentPath: [any CodingKey], last: Step = .none) {
+        self.value = value
+        self.parentPath = parentPath
+        self.last = last
+    }
+
+    var codingPath: [any CodingKey] {
+        switch last {
+        case .none: parentPath
+        case .key(let key): parentPath + [key]
+        case .index(let index): parentPath + [AnyCodingKey(intValue: index)]
+        }
+    }
 
     var isNull: Bool { if case .null = value { true } else { false } }
 
@@ -193,8 +217,26 @@ private struct ParamNode {
         return exact
     }
 
+    /// Any `Decodable`; the common leaf types (the elements of `[Int]`, `[String]`, optionals of them) are
+    /// read directly, as `JSONDecoder` reads them, with the same errors: going through their `init(from:)`
+    /// would box a container for every element.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        try T(from: ParamsDecoder(value, codingPath: codingPath))
+        if T.self == Int.self, let value = try integer(Int.self) as? T { return value }
+        if T.self == String.self, let value = try string() as? T { return value }
+        if T.self == Bool.self, let value = try bool() as? T { return value }
+        if T.self == Double.self, let value = try floatingPoint(Double.self) as? T { return value }
+        if T.self == Int64.self, let value = try integer(Int64.self) as? T { return value }
+        // Lists of ids: each element read as above, at its own path, without a container per element.
+        if T.self == [Int].self, case .array(let elements) = value {
+            let path = codingPath
+            var ints: [Int] = []
+            ints.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                ints.append(try ParamNode(value: element, parentPath: path, last: .index(index)).integer(Int.self))
+            }
+            if let value = ints as? T { return value }
+        }
+        return try T(from: ParamsDecoder(value, codingPath: codingPath))
     }
 }
 
@@ -214,7 +256,7 @@ private struct KeyedParams<Key: CodingKey>: KeyedDecodingContainerProtocol {
             throw DecodingError.keyNotFound(key, DecodingError.Context(
                 codingPath: codingPath, debugDescription: "No value associated with key \(key.stringValue)."))
         }
-        return ParamNode(value: member.1, codingPath: codingPath + [key])
+        return ParamNode(value: member.1, parentPath: codingPath, last: .key(key))
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try node(key).isNull }
@@ -273,13 +315,13 @@ private struct UnkeyedParams: UnkeyedDecodingContainer {
 
     /// The next element (moving past it), or `valueNotFound` at the end.
     private mutating func next(_ type: Any.Type) throws -> ParamNode {
-        let key = AnyCodingKey(intValue: currentIndex)
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: codingPath + [key], debugDescription: "Unkeyed container is at end."))
+                codingPath: codingPath + [AnyCodingKey(intValue: currentIndex)],
+                debugDescription: "Unkeyed container is at end."))
         }
         defer { currentIndex += 1 }
-        return ParamNode(value: elements[currentIndex], codingPath: codingPath + [key])
+        return ParamNode(value: elements[currentIndex], parentPath: codingPath, last: .index(currentIndex))
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -326,7 +368,7 @@ private struct SingleParam: SingleValueDecodingContainer {
     let value: ParamsValue
     let codingPath: [any CodingKey]
 
-    private var node: ParamNode { ParamNode(value: value, codingPath: codingPath) }
+    private var node: ParamNode { ParamNode(value: value, parentPath: codingPath) }
 
     func decodeNil() -> Bool { node.isNull }
     func decode(_ type: Bool.Type) throws -> Bool { try node.bool() }

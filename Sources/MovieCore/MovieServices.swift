@@ -121,6 +121,15 @@ public final class MovieServices: Sendable {
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
     }
 
+    /// Which of `movieIDs` are the logged-in user's favorites (`loginRequired` when nobody is): the session
+    /// and the favorites are read together, in one read.
+    public func currentUserFavorites(among movieIDs: [Int]) async throws -> Set<Int> {
+        let favorites = favorites
+        return try await accounts.readAsCurrentUser { userID, db in
+            try favorites.contains(userID: userID, movieIDs: movieIDs, in: db)
+        }
+    }
+
     /// The sealer for Firebase refresh tokens; only Firebase sessions have one, so only they need the key.
     private static func tokenSealer(_ firebase: FirebaseConfiguration?) -> TokenSealer? {
         guard let path = firebase?.tokenKeyFile else { return nil }

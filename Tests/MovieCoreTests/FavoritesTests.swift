@@ -165,6 +165,34 @@ import Testing
         #expect(try await favorites.list(userID: ada.id).isEmpty)
     }
 
+    @Test func keptFavoriteIDsFollowEveryChange() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let bob = try await accounts.register(email: "bob@example.com", password: "pw2")
+        let store = harness.favorites  // one store, whose kept ids are checked below
+        try await store.add(userID: ada.id, movie: Self.movie(550))
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 13]) == [550])
+        try await store.add(userID: ada.id, movie: Self.movie(13))
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 13]) == [550, 13])
+        try await store.remove(userID: ada.id, movieID: 550)
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 13]) == [13])
+        // Another process on the same data directory, through its store and through plain SQL.
+        let other = try MovieStore(directory: harness.directory).database
+        try await FavoritesStore(database: other).add(userID: ada.id, movie: Self.movie(550))
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 13]) == [550, 13])
+        try await other.write { db in try db.run("DELETE FROM favorites WHERE movie_id = 13") }
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 13]) == [550])
+        // Users never share what is kept.
+        #expect(try await store.contains(userID: bob.id, movieIDs: [550, 13]).isEmpty)
+        try await store.add(userID: bob.id, movie: Self.movie(7))
+        #expect(try await store.contains(userID: ada.id, movieIDs: [7, 550]) == [550])
+        #expect(try await store.contains(userID: bob.id, movieIDs: [7, 550]) == [7])
+        // With the counter gone nothing is kept: another process's change is still seen.
+        try await other.write { db in try db.run("DELETE FROM favorites_revision") }
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 99]) == [550])
+        try await FavoritesStore(database: other).add(userID: ada.id, movie: Self.movie(99))
+        #expect(try await store.contains(userID: ada.id, movieIDs: [550, 99]) == [550, 99])
+    }
+
     @Test func aMissingCounterIsNoRevision() async throws {
         try await harness.movieStore.database.write { db in try db.run("DELETE FROM favorites_revision") }
         #expect(try await favorites.revision() == nil)

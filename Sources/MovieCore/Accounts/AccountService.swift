@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTransport
+import SQLiteStore
 import Synchronization
 import TMDB
 
@@ -202,6 +203,20 @@ public final class AccountService: Sendable {
             throw MovieError.loginRequired
         }
         return current.id
+    }
+
+    /// Runs `body` on a reader with the logged-in user's id (`loginRequired` when nobody is logged in):
+    /// the session and what `body` reads for that user take one read, one hop to a reader and back.
+    func readAsCurrentUser<T: Sendable>(
+        _ body: @escaping @Sendable (_ userID: String, SQLiteConnection) throws -> T
+    ) async throws -> T {
+        let kind = provider.kind
+        return try await store.read { db in
+            guard let current = try AccountStore.currentUserID(db), current.provider == kind else {
+                throw MovieError.loginRequired
+            }
+            return try body(current.id, db)
+        }
     }
 
     /// The logged-in user, or `loginRequired`.

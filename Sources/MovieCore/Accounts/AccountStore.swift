@@ -344,17 +344,21 @@ public struct AccountStore: Sendable {
 
     /// The logged-in user's id and provider: one indexed lookup.
     func currentUserID() async throws -> (id: String, provider: AccountProviderKind)? {
-        try await read { db -> (id: String, provider: AccountProviderKind)? in
-            guard let row = try db.queryOne(
-                """
-                SELECT u.id, u.provider FROM current_session c
-                JOIN sessions s ON s.id = c.session_id
-                JOIN users u ON u.id = s.user_id
-                WHERE c.slot = 1
-                """)
-            else { return nil }
-            return (try row.string("id"), AccountProviderKind(rawValue: try row.string("provider")) ?? .local)
-        }
+        try await read { db in try Self.currentUserID(db) }
+    }
+
+    /// ``currentUserID()`` within a read of the caller's, so that what the caller reads for that user is
+    /// read in the same hop.
+    static func currentUserID(_ db: SQLiteConnection) throws -> (id: String, provider: AccountProviderKind)? {
+        guard let row = try db.queryOne(
+            """
+            SELECT u.id, u.provider FROM current_session c
+            JOIN sessions s ON s.id = c.session_id
+            JOIN users u ON u.id = s.user_id
+            WHERE c.slot = 1
+            """)
+        else { return nil }
+        return (try row.string("id"), AccountProviderKind(rawValue: try row.string("provider")) ?? .local)
     }
 
     /// Ends the current session (deleting it) and returns whose it was.

@@ -17,6 +17,32 @@ public struct FavoritesStore: Sendable {
         func withLock<T>(_ body: (inout [RowKey: Favorite]) -> T) -> T { storage.withLock { body(&$0) } }
     }
 
+    /// The movie ids of the users asked about lately, each with the revision it was read at (see
+    /// ``contains(userID:movieIDs:in:)``); shared by copies of this store.
+    private let favoriteIDs = FavoriteIDs()
+
+    private final class FavoriteIDs: Sendable {
+        struct Entry: Sendable {
+            var revision: Int
+            var ids: Set<Int>
+        }
+
+        /// A few users at most: one is logged in at a time, and a switch of users reads the ids again.
+        static let capacity = 4
+        private let entries = Mutex<[String: Entry]>([:])
+
+        func ids(of userID: String, at revision: Int) -> Set<Int>? {
+            entries.withLock { entries in entries[userID].flatMap { $0.revision == revision ? $0.ids : nil } }
+        }
+
+        func keep(_ ids: Set<Int>, of userID: String, at revision: Int) {
+            entries.withLock { entries in
+                if entries[userID] == nil, entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+                entries[userID] = Entry(revision: revision, ids: ids)
+            }
+        }
+    }
+
     /// Schema steps after `AccountStore`'s `v1-favorites` (which created the table), in order.
     ///
     /// `v2-favorites-revision`: one counter that every change to `favorites` bumps, whoever makes it (this
@@ -157,17 +183,37 @@ public struct FavoritesStore: Sendable {
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
-        let ids = "[" + movieIDs.map(String.init).joined(separator: ",") + "]"  // JSON for json_each
-        let found = try await read { db in
-            try db.query(
+        try await read { [self] db in try contains(userID: userID, movieIDs: movieIDs, in: db) }
+    }
+
+    /// ``contains(userID:movieIDs:)`` within a read of the caller's (one that also found the user).
+    ///
+    /// The user's ids are kept under the favorites revision they were read at, and the revision is read
+    /// each time (one row): the same revision means no change by anyone, so asking about a screenful of
+    /// hearts again costs one small read and set lookups instead of one index probe per id.
+    func contains(userID: String, movieIDs: [Int], in db: SQLiteConnection) throws -> Set<Int> {
+        guard let revision = try Self.revision(db) else {
+            // The counter is gone (edited by hand): nothing can be kept, ask for these ids only.
+            let ids = "[" + movieIDs.map(String.init).joined(separator: ",") + "]"  // JSON for json_each
+            return Set(try db.query(
                 """
                 SELECT movie_id FROM favorites
                 WHERE user_id = ? AND movie_id IN (SELECT value FROM json_each(?))
                 """,
                 [.text(userID), .text(ids)]
-            ).map { try $0.int("movie_id") }
+            ).map { try $0.int("movie_id") })
         }
-        return Set(found)
+        let all: Set<Int>
+        if let kept = favoriteIDs.ids(of: userID, at: revision) {
+            all = kept
+        } else {
+            // The revision was read first: a change committed since makes these ids newer than it, never
+            // older, so the worst case is reading them once more.
+            all = Set(try db.query("SELECT movie_id FROM favorites WHERE user_id = ?", [.text(userID)])
+                .map { try $0.int("movie_id") })
+            favoriteIDs.keep(all, of: userID, at: revision)
+        }
+        return Set(movieIDs.filter { all.contains($0) })
     }
 
     /// Whether `movieID` is one of the user's favorites.
