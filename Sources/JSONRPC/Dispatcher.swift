@@ -125,7 +125,7 @@ public final class Dispatcher: Sendable {
 
     /// Handles one framed message. `reply` is called at most once, possibly later and on another thread.
     public func receive(_ frame: [UInt8], reply: @escaping Reply) {
-        guard String(validating: frame, as: UTF8.self) != nil else {
+        guard UTF8Validation.isValid(frame) else {
             return reply(Self.errorResponse(id: nil, .parseError("Parse error: message is not valid UTF-8")))
         }
         switch JSONStructureScanner.scan(frame, maxDepth: limits.maxDepth) {
@@ -468,19 +468,20 @@ public final class Dispatcher: Sendable {
     // MARK: Encoding replies
 
     static func successResponse(id: RequestID?, result: Data) -> Data {
-        var out = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
-        out.reserveCapacity(result.count + 64)  // a large result is copied once, not regrown
-        out.append(idJSON(id))
-        out.append(contentsOf: #","result":"#.utf8)
+        var out = Data(capacity: result.count + 64)  // a large result is copied once, not regrown
+        append(Self.responseStart, to: &out)
+        appendID(id, to: &out)
+        append(Self.resultMember, to: &out)
         out.append(result)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
     static func errorResponse(id: RequestID?, _ error: ResponseError) -> Data {
-        var out = Data(#"{"jsonrpc":"2.0","id":"#.utf8)
-        out.append(idJSON(id))
-        out.append(contentsOf: #","error":"#.utf8)
+        var out = Data(capacity: 128)
+        append(Self.responseStart, to: &out)
+        appendID(id, to: &out)
+        append(Self.errorMember, to: &out)
         // Encoding a ResponseError cannot fail: it holds only strings, numbers and JSONValue.
         out.append((try? ResultEncoding.encode(error)) ?? Data(#"{"code":-32603,"message":"Internal error"}"#.utf8))
         out.append(UInt8(ascii: "}"))
@@ -488,7 +489,8 @@ public final class Dispatcher: Sendable {
     }
 
     static func batchResponse(_ parts: [Data]) -> Data {
-        var out = Data("[".utf8)
+        var out = Data(capacity: parts.reduce(2) { $0 + $1.count + 1 })
+        out.append(UInt8(ascii: "["))
         for (index, part) in parts.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(part)
@@ -497,11 +499,26 @@ public final class Dispatcher: Sendable {
         return out
     }
 
-    private static func idJSON(_ id: RequestID?) -> Data {
+    // Kept as bytes: `Data(string.utf8)` and `append(contentsOf: string.utf8)` cast their argument at run
+    // time on every call, which was a few percent of a small request.
+    private static let responseStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    private static let resultMember = Array(#","result":"#.utf8)
+    private static let errorMember = Array(#","error":"#.utf8)
+    private static let null = Array("null".utf8)
+
+    private static func append(_ bytes: [UInt8], to out: inout Data) {
+        bytes.withUnsafeBufferPointer { out.append($0) }
+    }
+
+    private static func appendID(_ id: RequestID?, to out: inout Data) {
         switch id {
-        case nil: return Data("null".utf8)
-        case .int(let value): return Data(String(value).utf8)
-        case .string(let value): return (try? ResultEncoding.encode(value)) ?? Data(#""""#.utf8)
+        case nil:
+            append(Self.null, to: &out)
+        case .int(let value):
+            var text = String(value)
+            text.withUTF8 { out.append($0) }
+        case .string(let value):
+            out.append((try? ResultEncoding.encode(value)) ?? Data(#""""#.utf8))
         }
     }
 }

@@ -45,6 +45,16 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// Starts a member named by an integer's text (`"550":`), as `key(String(int))` would.
+    public mutating func key(_ int: Int) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        writeInteger(int)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
     /// Starts a member of the current object; the value written next belongs to it.
     public mutating func key(_ name: String) {
         separate()
@@ -62,7 +72,7 @@ public struct JSONWriter {
 
     public mutating func value(_ int: Int) {
         separate()
-        bytes.append(contentsOf: String(int).utf8)
+        writeInteger(int)
     }
 
     public mutating func value(_ double: Double) {
@@ -70,7 +80,7 @@ public struct JSONWriter {
         if double.isNaN || double.isInfinite {
             bytes.append(contentsOf: "null".utf8)
         } else if double == double.rounded(), abs(double) < 9_007_199_254_740_992 {
-            bytes.append(contentsOf: String(Int64(double)).utf8)
+            writeInteger(Int(Int64(double)))
         } else {
             bytes.append(contentsOf: double.description.utf8)
         }
@@ -78,12 +88,26 @@ public struct JSONWriter {
 
     public mutating func value(_ bool: Bool) {
         separate()
-        bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        if bool {
+            append(UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e"))
+        } else {
+            append(UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"))
+            bytes.append(UInt8(ascii: "e"))
+        }
     }
 
     public mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        append(UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l"))
+    }
+
+    /// Four bytes. (A string literal's `utf8` went through a cast on every call, and a
+    /// static array through a once-check.)
+    private mutating func append(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
+        bytes.append(a)
+        bytes.append(b)
+        bytes.append(c)
+        bytes.append(d)
     }
 
     public mutating func value(_ string: String?) {
@@ -132,6 +156,21 @@ public struct JSONWriter {
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
+    /// An integer's decimal digits, as `String(int)` writes them, without making the string.
+    private mutating func writeInteger(_ int: Int) {
+        if int < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = int.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
     private mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings need no escape: checked first, they are appended in one go rather than byte by byte
@@ -161,7 +200,7 @@ public struct JSONWriter {
             case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
             case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
             case 0x00..<0x20:
-                bytes.append(contentsOf: Array("\\u00".utf8))
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
                 bytes.append(Self.hex[Int(byte >> 4)])
                 bytes.append(Self.hex[Int(byte & 0x0F)])
             default: bytes.append(byte)

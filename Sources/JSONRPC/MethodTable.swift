@@ -80,8 +80,7 @@ public struct MethodTable: Sendable {
         if M.isControl { controlMethods.insert(M.name) }
         handlers[M.name] = { input, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: input, allowed: allowed)
-            let result = try await handler(params, context)
-            return try ResultEncoding.encode(result)
+            return try M.encode(result: try await handler(params, context))
         }
     }
 

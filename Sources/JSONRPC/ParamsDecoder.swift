@@ -41,10 +41,15 @@ struct ParamsDecoder: Decoder {
     }
 }
 
-/// A params value: the JSON tree, numbers kept as their literal text until a type asks for them.
-indirect enum ParamsValue {
+/// A params value: the JSON tree, numbers kept as their literal text until a type asks for them, except
+/// plain integers (the ids most params are), read as they are parsed. Not `indirect`: the arrays hold the
+/// recursion, and a box per value was most of parsing a list of ids.
+enum ParamsValue {
     case null
     case bool(Bool)
+    /// An integer written plainly (`-12`, not `-0`, `1.0` or `1e2`) that `Int` holds; its text is
+    /// `String(value)`.
+    case integer(Int)
     case number(String)
     case string(String)
     case array([ParamsValue])
@@ -106,8 +111,11 @@ indirect enum ParamsValue {
         case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "-"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             let start = cursor.offset
+            if let integer = plainInteger(&cursor) { return .integer(integer) }
+            cursor.offset = start
             guard cursor.skipValue() else { throw notJSON }
-            let literal = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[start..<cursor.offset]), as: UTF8.self)
+            let text = UnsafeBufferPointer(rebasing: cursor.bytes[start..<cursor.offset])
+            let literal = String(decoding: text, as: UTF8.self)
             switch literal {
             case "true": return .bool(true)
             case "false": return .bool(false)
@@ -122,12 +130,34 @@ indirect enum ParamsValue {
         }
     }
 
+    /// Reads an integer literal written plainly, whose text `String(value)` gives back (no `-0`, no leading
+    /// zero, no fraction or exponent, at most 18 digits, which always fit): in one pass, as it is found.
+    /// Nil for anything else, the cursor then somewhere inside the value.
+    private static func plainInteger(_ cursor: inout EnvelopeReader.Cursor) -> Int? {
+        let negative = cursor.take(UInt8(ascii: "-"))
+        let first = cursor.offset
+        var value = 0
+        while let byte = cursor.peek, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            value = value &* 10 &+ Int(byte &- UInt8(ascii: "0"))
+            cursor.offset += 1
+        }
+        let digits = cursor.offset - first
+        guard digits > 0, digits <= 18, cursor.bytes[first] != UInt8(ascii: "0") || (digits == 1 && !negative) else {
+            return nil
+        }
+        switch cursor.peek {
+        case nil, UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: break
+        default: return nil  // `.`, `e`: a real number's literal
+        }
+        return negative ? -value : value
+    }
+
     /// How `JSONDecoder` names what it found instead.
     private var foundName: String {
         switch self {
         case .null: "null"
         case .bool: "bool"
-        case .number: "number"
+        case .integer, .number: "number"
         case .string: "a string"
         case .array: "an array"
         case .object: "a dictionary"
@@ -196,8 +226,11 @@ private struct ParamNode {
 
     private func literal(_ type: Any.Type) throws -> String {
         try notNull(type)
-        guard case .number(let literal) = value else { throw ParamsValue.mismatch(type, value, codingPath) }
-        return literal
+        switch value {
+        case .number(let literal): return literal
+        case .integer(let integer): return String(integer)
+        default: throw ParamsValue.mismatch(type, value, codingPath)
+        }
     }
 
     func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
@@ -207,6 +240,10 @@ private struct ParamNode {
     }
 
     func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
+        if case .integer(let integer) = value {
+            guard let exact = I(exactly: integer) else { throw ParamsValue.unrepresentable(String(integer)) }
+            return exact
+        }
         let literal = try literal(type)
         if let exact = I(literal) { return exact }
         // `1.0`, `1e2`: integral values written as reals are integers to JSONDecoder too.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A request method: its wire name and its params and result types.
 ///
 /// ```swift
@@ -16,10 +18,23 @@ public protocol RPCMethod: Sendable {
     /// is over its budget (the client is then not reading anyway).
     /// Only for methods that answer at once from memory. Default false.
     static var isControl: Bool { get }
+    /// The result's JSON, as ``ResultEncoding`` writes it. The way is chosen where the method is declared
+    /// (a result that writes its own JSON, ``JSONWritable``, writes it), not found by a cast on every call.
+    static func encode(result: Result) throws -> Data
 }
 
 extension RPCMethod {
     public static var isControl: Bool { false }
+
+    public static func encode(result: Result) throws -> Data {
+        try ResultEncoding.encode(result)
+    }
+}
+
+extension RPCMethod where Result: JSONWritable {
+    public static func encode(result: Result) throws -> Data {
+        result.writtenJSON
+    }
 }
 
 /// Params of a method that takes none. Absent params, `null`, `[]` and `{}` all decode to it.

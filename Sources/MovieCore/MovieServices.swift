@@ -121,12 +121,13 @@ public final class MovieServices: Sendable {
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
     }
 
-    /// Which of `movieIDs` are the logged-in user's favorites (`loginRequired` when nobody is): the session
-    /// and the favorites are read together, in one read.
-    public func currentUserFavorites(among movieIDs: [Int]) async throws -> Set<Int> {
+    /// The ids of all the logged-in user's favorites (`loginRequired` when nobody is logged in): the
+    /// session and the favorites are read together, in one read, and the ids are kept between calls while
+    /// the favorites do not change (see `FavoritesStore`).
+    public func currentUserFavoriteIDs() async throws -> Set<Int> {
         let favorites = favorites
         return try await accounts.readAsCurrentUser { userID, db in
-            try favorites.contains(userID: userID, movieIDs: movieIDs, in: db)
+            try favorites.favoriteIDs(userID: userID, in: db)
         }
     }
 

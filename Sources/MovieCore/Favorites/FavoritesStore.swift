@@ -183,37 +183,24 @@ public struct FavoritesStore: Sendable {
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
-        try await read { [self] db in try contains(userID: userID, movieIDs: movieIDs, in: db) }
+        let ids = try await read { [self] db in try favoriteIDs(userID: userID, in: db) }
+        return Set(movieIDs.filter { ids.contains($0) })
     }
 
-    /// ``contains(userID:movieIDs:)`` within a read of the caller's (one that also found the user).
+    /// The ids of all the user's favorites, within a read of the caller's (one that also found the user).
     ///
-    /// The user's ids are kept under the favorites revision they were read at, and the revision is read
-    /// each time (one row): the same revision means no change by anyone, so asking about a screenful of
-    /// hearts again costs one small read and set lookups instead of one index probe per id.
-    func contains(userID: String, movieIDs: [Int], in db: SQLiteConnection) throws -> Set<Int> {
-        guard let revision = try Self.revision(db) else {
-            // The counter is gone (edited by hand): nothing can be kept, ask for these ids only.
-            let ids = "[" + movieIDs.map(String.init).joined(separator: ",") + "]"  // JSON for json_each
-            return Set(try db.query(
-                """
-                SELECT movie_id FROM favorites
-                WHERE user_id = ? AND movie_id IN (SELECT value FROM json_each(?))
-                """,
-                [.text(userID), .text(ids)]
-            ).map { try $0.int("movie_id") })
-        }
-        let all: Set<Int>
-        if let kept = favoriteIDs.ids(of: userID, at: revision) {
-            all = kept
-        } else {
-            // The revision was read first: a change committed since makes these ids newer than it, never
-            // older, so the worst case is reading them once more.
-            all = Set(try db.query("SELECT movie_id FROM favorites WHERE user_id = ?", [.text(userID)])
-                .map { try $0.int("movie_id") })
-            favoriteIDs.keep(all, of: userID, at: revision)
-        }
-        return Set(movieIDs.filter { all.contains($0) })
+    /// They are kept under the favorites revision they were read at, and the revision is read each time
+    /// (one row): the same revision means no change by anyone, so asking about a screenful of hearts again
+    /// costs one small read instead of a probe per id.
+    func favoriteIDs(userID: String, in db: SQLiteConnection) throws -> Set<Int> {
+        let revision = try Self.revision(db)
+        if let revision, let kept = favoriteIDs.ids(of: userID, at: revision) { return kept }
+        // The revision was read first: a change committed since makes these ids newer than it, never older,
+        // so the worst case is reading them once more. Without a counter (edited by hand) nothing is kept.
+        let ids = Set(try db.query("SELECT movie_id FROM favorites WHERE user_id = ?", [.text(userID)])
+            .map { try $0.int("movie_id") })
+        if let revision { favoriteIDs.keep(ids, of: userID, at: revision) }
+        return ids
     }
 
     /// Whether `movieID` is one of the user's favorites.

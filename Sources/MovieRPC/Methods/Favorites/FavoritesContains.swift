@@ -13,42 +13,66 @@ public struct FavoritesContains: MovieMethod {
     public struct Result: WireEncodable, Sendable {
         /// Each movie asked about once, in the order of its id's text, so that the same set always gives
         /// the same bytes.
-        private let entries: [(id: String, isFavorite: Bool)]
+        private let entries: [Entry]
+
+        private enum Entry: Sendable {
+            case text(String, Bool)
+            /// A positive id, written as its text.
+            case id(Int, Bool)
+        }
 
         public var contains: [String: Bool] {
-            Dictionary(entries.map { ($0.id, $0.isFavorite) }, uniquingKeysWith: { first, _ in first })
+            Dictionary(entries.map { entry in
+                switch entry {
+                case .text(let id, let isFavorite): (id, isFavorite)
+                case .id(let id, let isFavorite): (String(id), isFavorite)
+                }
+            }, uniquingKeysWith: { first, _ in first })
         }
 
         public init(contains: [String: Bool]) {
-            entries = contains.map { (id: $0.key, isFavorite: $0.value) }.sorted { $0.id < $1.id }
+            entries = contains.sorted { $0.key < $1.key }.map { Entry.text($0.key, $0.value) }
         }
 
         /// `movieIDs` are positive (``FavoritesParams/movieIDs(_:)``).
         init(movieIDs: [Int], favorites: Set<Int>) {
-            entries = Set(movieIDs).sorted { Self.textOrder($0) < Self.textOrder($1) }
-                .map { (id: String($0), isFavorite: favorites.contains($0)) }
+            let ordered = movieIDs.map { (key: Self.textOrder($0), id: $0) }.sorted { $0.key < $1.key }
+            var entries: [Entry] = []
+            entries.reserveCapacity(ordered.count)
+            var previous: Int?
+            for (_, id) in ordered where id != previous {
+                entries.append(.id(id, favorites.contains(id)))
+                previous = id
+            }
+            self.entries = entries
         }
 
         /// A key that orders positive integers as their decimal texts order ("1000" before "13"): the
-        /// digits left-aligned in 19 places, then the shorter text first. Comparing the texts themselves
+        /// digits left-aligned in 19 places, then the shorter text first. Sorting the texts themselves
         /// was a twentieth of the call.
         static func textOrder(_ id: Int) -> (UInt64, Int) {
+            let value = UInt64(id.magnitude)
             var digits = 1
-            var scale: UInt64 = 1
-            var rest = UInt64(id.magnitude) / 10
-            while rest > 0 {
-                digits += 1
-                rest /= 10
-            }
-            for _ in digits..<19 { scale *= 10 }
-            return (UInt64(id.magnitude) * scale, digits)
+            while digits < 19, value >= powersOfTen[digits] { digits += 1 }
+            return (value * powersOfTen[19 - digits], digits)
+        }
+
+        private static let powersOfTen: [UInt64] = (0...19).map { power in
+            (0..<power).reduce(UInt64(1)) { product, _ in product * 10 }
         }
 
         public func write(to writer: inout JSONWriter) {
             writer.object { writer in
                 writer.key("contains")
                 writer.object { writer in
-                    for entry in entries { writer.member(entry.id, entry.isFavorite) }
+                    for entry in entries {
+                        switch entry {
+                        case .text(let id, let isFavorite): writer.member(id, isFavorite)
+                        case .id(let id, let isFavorite):
+                            writer.key(id)
+                            writer.value(isFavorite)
+                        }
+                    }
                 }
             }
         }
@@ -58,9 +82,9 @@ public struct FavoritesContains: MovieMethod {
         _ params: Params, server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let ids = try FavoritesParams.movieIDs(params.movieIds)
-        // The session and the favorites in one read; a pull that is due starts after it, in the background.
-        let found = try await server.services.currentUserFavorites(among: ids)
+        // The session and the favorites' ids in one read; a pull that is due starts after it, in the background.
+        let favorites = try await server.services.currentUserFavoriteIDs()
         await server.services.sync?.pullIfStale()
-        return Result(movieIDs: ids, favorites: found)
+        return Result(movieIDs: ids, favorites: favorites)
     }
 }
