@@ -158,6 +158,47 @@ public final class MovieServices: Sendable {
         }
     }
 
+    /// `events.list` for the current viewer (as ``eventViewer()`` finds it) in one read on the database:
+    /// the viewer, the log's revision, and the page only when `kept` has no answer for that viewer at that
+    /// revision (see `EventLog.revisedList`). Reading the viewer apart would cost a second hop.
+    public func revisedEventList<Kept: Sendable>(
+        _ filter: EventFilter, limit: Int, after cursor: EventCursor?,
+        kept: @Sendable (EventViewer, EventRevision) -> Kept?
+    ) async throws -> EventLog.RevisedEventPage<Kept> {
+        let scope = configuration.eventsScope
+        let provider = accounts.providerKind
+        return try await events.revisedList(
+            filter,
+            viewer: { db in
+                switch scope {
+                case .all: return .everyone
+                case .user: return .user(Self.sessionUserID(provider: provider, db))
+                }
+            },
+            limit: limit, after: cursor, kept: kept)
+    }
+
+    /// The logged-in user's id as `AccountService.currentUserID()` finds it (the same query as
+    /// `AccountStore.currentUserID`, the same provider check, nil on a failure), on a connection a read
+    /// already holds.
+    static func sessionUserID(provider: AccountProviderKind, _ db: SQLiteConnection) -> String? {
+        do {
+            guard let row = try db.queryOne(
+                """
+                SELECT u.id, u.provider FROM current_session c
+                JOIN sessions s ON s.id = c.session_id
+                JOIN users u ON u.id = s.user_id
+                WHERE c.slot = 1
+                """)
+            else { return nil }
+            guard (AccountProviderKind(rawValue: try row.string("provider")) ?? .local) == provider else { return nil }
+            return try row.string("id")
+        } catch {
+            StoreLog.warning("Could not read the current session: \(error)")
+            return nil
+        }
+    }
+
     /// Deletes the logged-in user's account (see `AccountService.deleteAccount`) and then their events;
     /// returns how many events were deleted.
     public func deleteAccount(password: String) async throws -> Int {

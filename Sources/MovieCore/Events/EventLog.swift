@@ -72,6 +72,8 @@ public final class EventLog: Sendable {
         var deletedUsers: Set<String> = []
         /// The last write in the queue; the next one starts after it.
         var tail: Task<Void, Never>?
+        /// Jobs queued and not finished (a write may have taken the buffer and not committed yet).
+        var unfinishedJobs = 0
     }
 
     public convenience init(database: Database, configuration: EventLogConfiguration = EventLogConfiguration()) {
@@ -151,6 +153,9 @@ public final class EventLog: Sendable {
     /// process for longer than ``flushLockTimeout`` makes the flush fail (the events stay buffered), so that
     /// reads and recording do not wait for that process: a read then sees what is stored.
     private func flushQuietly(waitingForLock: Bool) async {
+        // Nothing recorded, added or being written: there is nothing a read could miss, and queueing an
+        // empty flush costs two tasks and their hops on every read.
+        guard hasUnwrittenWork else { return }
         do {
             _ = try await serialized { try await self.writePending(waitingForLock: waitingForLock) }
         } catch {
@@ -222,6 +227,14 @@ public final class EventLog: Sendable {
 
     // MARK: Reading (each read flushes first, so it sees everything recorded before it)
 
+    /// What ``revisedList(_:viewer:limit:after:kept:)`` found.
+    public enum RevisedEventPage<Kept: Sendable>: Sendable {
+        /// The caller's answer, kept for this viewer at the current revision.
+        case kept(Kept)
+        /// The page, for `viewer`, at least as new as `revision`.
+        case listed(EventPage, viewer: EventViewer, revision: EventRevision)
+    }
+
     /// One newest-first page of events passing `filter` that `viewer` may see, strictly after `cursor`:
     /// at most `limit` events and about ``EventLogConfiguration/maxPageBytes`` (a page of large events is
     /// shorter, with a cursor to the rest).
@@ -282,7 +295,39 @@ public final class EventLog: Sendable {
         return HintRules.hints(usedEventNames: used)
     }
 
+    /// ``list(_:viewer:limit:after:)`` for a caller that keeps pages, in one read: the viewer (read by
+    /// `viewer` on the same connection) and the log's ``EventRevision`` are read first, and `kept` is
+    /// asked for an answer kept for that viewer at that revision; only without one is the page read.
+    /// Recorded events are flushed first, as for `list`, so a kept answer never hides one.
+    func revisedList<Kept: Sendable>(
+        _ filter: EventFilter, viewer: @Sendable (SQLiteConnection) throws -> EventViewer, limit: Int,
+        after cursor: EventCursor?, kept: @Sendable (EventViewer, EventRevision) -> Kept?
+    ) async throws -> RevisedEventPage<Kept> {
+        await flushQuietly(waitingForLock: false)
+        let limit = max(1, limit)
+        let budget = configuration.maxPageBytes
+        return try await read { db in
+            let viewer = try viewer(db)
+            // Read before the rows: a change committed in between makes the page newer than its revision,
+            // never older, so at worst it is built again on the next request.
+            let revision = try EventQueries.revision(db)
+            if let answer = kept(viewer, revision) { return .kept(answer) }
+            let page = try EventQueries.list(filter, viewer: viewer, limit: limit, budget: budget, after: cursor, db)
+            return .listed(page, viewer: viewer, revision: revision)
+        }
+    }
+
+    /// The log's current revision, without flushing.
+    func revision() async throws -> EventRevision {
+        try await read { db in try EventQueries.revision(db) }
+    }
+
     // MARK: Internals
+
+    /// Whether anything recorded or added is not committed yet, or a write is queued or under way.
+    private var hasUnwrittenWork: Bool {
+        state.withLock { !$0.buffer.isEmpty || !$0.adds.isEmpty || $0.unfinishedJobs > 0 }
+    }
 
     /// How many recorded events wait in the buffer.
     var pendingCount: Int {
@@ -334,7 +379,9 @@ public final class EventLog: Sendable {
     private func enqueue<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
         state.withLock { state -> Task<T, any Error> in
             let previous = state.tail
+            state.unfinishedJobs += 1
             let task = Task {
+                defer { self.state.withLock { $0.unfinishedJobs -= 1 } }
                 await previous?.value
                 return try await job()
             }
