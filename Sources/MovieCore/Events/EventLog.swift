@@ -227,12 +227,12 @@ public final class EventLog: Sendable {
 
     // MARK: Reading (each read flushes first, so it sees everything recorded before it)
 
-    /// What ``revisedList(_:viewer:limit:after:kept:)`` found.
+    /// What ``revisedList(_:view:limit:after:kept:)`` found.
     public enum RevisedEventPage<Kept: Sendable>: Sendable {
         /// The caller's answer, kept for this viewer at the current revision.
         case kept(Kept)
-        /// The page, for `viewer`, at least as new as `revision`.
-        case listed(EventPage, viewer: EventViewer, revision: EventRevision)
+        /// The page, for the view's viewer, at least as new as its revision.
+        case listed(EventPage, View)
     }
 
     /// One newest-first page of events passing `filter` that `viewer` may see, strictly after `cursor`:
@@ -295,26 +295,35 @@ public final class EventLog: Sendable {
         return HintRules.hints(usedEventNames: used)
     }
 
-    /// ``list(_:viewer:limit:after:)`` for a caller that keeps pages, in one read: the viewer (read by
-    /// `viewer` on the same connection) and the log's ``EventRevision`` are read first, and `kept` is
-    /// asked for an answer kept for that viewer at that revision; only without one is the page read.
-    /// Recorded events are flushed first, as for `list`, so a kept answer never hides one.
+    /// Who reads and what they would see: the viewer and the log's ``EventRevision``, read together.
+    public struct View: Sendable, Hashable {
+        public var viewer: EventViewer
+        public var revision: EventRevision
+    }
+
+    /// The viewer (read by `viewer`) and the revision, in one read; without flushing (see ``revisedList``).
+    func view(_ viewer: @Sendable (SQLiteConnection) throws -> EventViewer) async throws -> View {
+        try await read { db in View(viewer: try viewer(db), revision: try EventQueries.revision(db)) }
+    }
+
+    /// ``list(_:viewer:limit:after:)`` for a caller that keeps pages: recorded events are flushed first, as
+    /// for `list`, so that a kept answer never hides one; then `view` gives the viewer and the revision
+    /// (read after the flush), and `kept` is asked for an answer kept for them. Only without one is the
+    /// page read, after the revision: a change committed in between makes the page newer than its
+    /// revision, never older, so at worst it is built again on the next request.
     func revisedList<Kept: Sendable>(
-        _ filter: EventFilter, viewer: @Sendable (SQLiteConnection) throws -> EventViewer, limit: Int,
-        after cursor: EventCursor?, kept: @Sendable (EventViewer, EventRevision) -> Kept?
+        _ filter: EventFilter, view: @Sendable () async throws -> View, limit: Int, after cursor: EventCursor?,
+        kept: (View) -> Kept?
     ) async throws -> RevisedEventPage<Kept> {
         await flushQuietly(waitingForLock: false)
+        let view = try await view()
+        if let answer = kept(view) { return .kept(answer) }
         let limit = max(1, limit)
         let budget = configuration.maxPageBytes
-        return try await read { db in
-            let viewer = try viewer(db)
-            // Read before the rows: a change committed in between makes the page newer than its revision,
-            // never older, so at worst it is built again on the next request.
-            let revision = try EventQueries.revision(db)
-            if let answer = kept(viewer, revision) { return .kept(answer) }
-            let page = try EventQueries.list(filter, viewer: viewer, limit: limit, budget: budget, after: cursor, db)
-            return .listed(page, viewer: viewer, revision: revision)
+        let page = try await read { db in
+            try EventQueries.list(filter, viewer: view.viewer, limit: limit, budget: budget, after: cursor, db)
         }
+        return .listed(page, view)
     }
 
     /// The log's current revision, without flushing.

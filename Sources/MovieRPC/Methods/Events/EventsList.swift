@@ -50,18 +50,18 @@ public struct EventsList: MovieMethod {
             sinceMillis: try EventParams.timestamp(params.since, field: "since"),
             untilMillis: try EventParams.timestamp(params.until, field: "until"))
         let cache = server.eventsListCache
-        let found = try await server.services.revisedEventList(filter, limit: limit, after: cursor) { viewer, revision in
-            cache.answer(
-                for: EventsListCache.Key(viewer: viewer, filter: filter, limit: limit, cursor: cursor), revision: revision)
+        func key(_ viewer: EventViewer) -> EventsListCache.Key {
+            EventsListCache.Key(viewer: viewer, filter: filter, limit: limit, cursor: cursor)
+        }
+        let found = try await server.services.revisedEventList(filter, limit: limit, after: cursor) { view in
+            cache.answer(for: key(view.viewer), revision: view.revision)
         }
         switch found {
         case .kept(let json):
             return json
-        case .listed(let page, let viewer, let revision):
+        case .listed(let page, let view):
             let json = EncodedJSON(try EventPageResult(page))
-            cache.keep(
-                json, for: EventsListCache.Key(viewer: viewer, filter: filter, limit: limit, cursor: cursor),
-                revision: revision)
+            cache.keep(json, for: key(view.viewer), revision: view.revision)
             return json
         }
     }
