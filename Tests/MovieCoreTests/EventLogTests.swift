@@ -965,3 +965,21 @@ struct EventRevisionTests {
         }
     }
 }
+
+@Suite("Event timestamps")
+struct EventTimestampTests {
+    @Test("timestamps are written with exactly the bytes Timestamp.string gave, at every edge")
+    func directFormattingMatchesTimestamp() {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Int64] = [0, -1, 1, 999, -999, -1000, 86_399_999, 86_400_000, -86_400_000, -86_400_001,
+                                EventTime.minimumMillis, EventTime.minimumMillis - 1, EventTime.maximumMillis,
+                                EventTime.maximumMillis + 1, 951_782_400_000, 1_780_000_000_123]
+        for _ in 0..<20_000 {
+            samples.append(Int64.random(in: EventTime.minimumMillis - 100_000...EventTime.maximumMillis + 100_000,
+                                        using: &generator))
+        }
+        for millis in samples {
+            #expect(EventTime.string(millis: millis) == Timestamp.string(EventTime.date(millis: millis)), "\(millis)")
+        }
+    }
+}
