@@ -186,21 +186,12 @@ public final class MovieServices: Sendable {
         }
     }
 
-    /// The logged-in user's id as `AccountService.currentUserID()` finds it (the same query as
-    /// `AccountStore.currentUserID`, the same provider check, nil on a failure), on a connection a read
-    /// already holds.
+    /// The logged-in user's id as `AccountService.currentUserID()` finds it (the same provider check, nil
+    /// on a failure), on a connection a read already holds.
     static func sessionUserID(provider: AccountProviderKind, _ db: SQLiteConnection) -> String? {
         do {
-            guard let row = try db.queryOne(
-                """
-                SELECT u.id, u.provider FROM current_session c
-                JOIN sessions s ON s.id = c.session_id
-                JOIN users u ON u.id = s.user_id
-                WHERE c.slot = 1
-                """)
-            else { return nil }
-            guard (AccountProviderKind(rawValue: try row.string("provider")) ?? .local) == provider else { return nil }
-            return try row.string("id")
+            guard let current = try AccountStore.currentUserID(db), current.provider == provider else { return nil }
+            return current.id
         } catch {
             StoreLog.warning("Could not read the current session: \(error)")
             return nil
