@@ -74,6 +74,7 @@ public final class MovieServices: Sendable {
     /// Favorites and profile sync through Cloud Firestore; nil when not configured (local accounts, the
     /// demo, `MOVIE_RPC_SYNC=0`).
     public let sync: SyncEngine?
+    private let eventView: SharedRead<EventLog.View>
 
     public init(configuration: ServicesConfiguration) throws {
         self.configuration = configuration
@@ -119,6 +120,7 @@ public final class MovieServices: Sendable {
         }
         events = EventLog(
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
+        eventView = Self.eventView(events, scope: configuration.eventsScope, provider: accounts.providerKind)
     }
 
     /// The ids of all the logged-in user's favorites (`loginRequired` when nobody is logged in): the
@@ -156,6 +158,44 @@ public final class MovieServices: Sendable {
         switch configuration.eventsScope {
         case .all: return .everyone
         case .user: return .user(await currentUserID())
+        }
+    }
+
+    /// `events.list` for the current viewer (as ``eventViewer()`` finds it), for a caller that keeps pages
+    /// (see `EventLog.revisedList`): the viewer and the log's revision come from one read, shared by the
+    /// requests waiting at the same time (``SharedRead``), and the page is read only when `kept` has no
+    /// answer for them. Reading the viewer apart would cost a second hop.
+    public func revisedEventList<Kept: Sendable>(
+        _ filter: EventFilter, limit: Int, after cursor: EventCursor?, kept: (EventLog.View) -> Kept?
+    ) async throws -> EventLog.RevisedEventPage<Kept> {
+        let eventView = self.eventView
+        return try await events.revisedList(
+            filter, view: { try await eventView.value() }, limit: limit, after: cursor, kept: kept)
+    }
+
+    /// The events' viewer and revision as one read finds them (see ``revisedEventList``).
+    private static func eventView(
+        _ events: EventLog, scope: ServicesConfiguration.EventsScope, provider: AccountProviderKind
+    ) -> SharedRead<EventLog.View> {
+        SharedRead {
+            try await events.view { db in
+                switch scope {
+                case .all: return .everyone
+                case .user: return .user(sessionUserID(provider: provider, db))
+                }
+            }
+        }
+    }
+
+    /// The logged-in user's id as `AccountService.currentUserID()` finds it (the same provider check, nil
+    /// on a failure), on a connection a read already holds.
+    static func sessionUserID(provider: AccountProviderKind, _ db: SQLiteConnection) -> String? {
+        do {
+            guard let current = try AccountStore.currentUserID(db), current.provider == provider else { return nil }
+            return current.id
+        } catch {
+            StoreLog.warning("Could not read the current session: \(error)")
+            return nil
         }
     }
 

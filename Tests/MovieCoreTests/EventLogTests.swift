@@ -868,3 +868,118 @@ struct StoredParamsTests {
         }
     }
 }
+
+@Suite("Event log revision")
+struct EventRevisionTests {
+    @Test("every change to the events moves the revision, by this log or another connection; reads do not")
+    func changesMoveTheRevision() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(maxEvents: 3, flushInterval: .seconds(3600)))
+        let log = fixture.log
+        var seen: [EventRevision] = [try await log.revision()]
+        func moved(_ change: String) async throws {
+            let now = try await log.revision()
+            #expect(!seen.contains(now), "\(change) did not move the revision")
+            seen.append(now)
+        }
+        let first = try await log.add(name: "a", timestampMillis: base, params: [:], userID: "u1")
+        try await moved("an add")
+        await log.record(name: "b", params: [:], userID: nil, timestampMillis: base + 1)
+        try await log.flush()
+        try await moved("a recorded batch")
+        _ = try await log.list(limit: 10)
+        _ = try await log.stats()
+        #expect(try await log.revision() == seen.last, "reads keep the revision")
+        _ = try await log.delete(ids: [first.id])
+        try await moved("a delete")
+        _ = try await log.add(name: "c", timestampMillis: base + 2, params: [:], userID: "u1")
+        try await moved("an add")
+        #expect(try await log.deleteEvents(ofUser: "u1") == 1)
+        try await moved("a user's events deleted")
+        let other = try fixture.reopened()
+        let theirs = try await other.add(name: "d", timestampMillis: base + 3, params: [:], userID: nil)
+        try await moved("another connection's add")
+        _ = try await other.delete(ids: [theirs.id])
+        try await moved("another connection's delete")
+        try await fixture.store.database.write { db in try db.run("UPDATE events SET name = 'renamed'") }
+        try await moved("an update")
+        await other.close()
+    }
+
+    @Test("deleting the newest event and adding one never gives the revision before the delete")
+    func newestIdIsNotReused() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        _ = try await log.add(name: "a", timestampMillis: base, params: [:], userID: nil)
+        let newest = try await log.add(name: "b", timestampMillis: base + 1, params: [:], userID: nil)
+        let before = try await log.revision()
+        _ = try await log.delete(ids: [newest.id])
+        let again = try await log.add(name: "b", timestampMillis: base + 1, params: [:], userID: nil)
+        #expect(again.id > newest.id)
+        #expect(try await log.revision() != before)
+    }
+
+    @Test("a database from before migration v4 gets the revision's counter and triggers")
+    func upgradedDatabaseHasARevision() async throws {
+        let fixture = try EventLogFixture()
+        let oldPath = fixture.directory.path + "-v3"
+        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
+        let directory = DataDirectory(path: oldPath)
+        defer { try? FileManager.default.removeItem(atPath: oldPath) }
+        var previous = DatabaseMigrator()
+        for (identifier, migrate) in EventLog.migrations.prefix(3) { previous.registerMigration(identifier, migrate) }
+        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let oldLog = EventLog(database: old)
+        let stored = try await oldLog.add(name: "movie.viewed", timestampMillis: base, params: [:], userID: nil)
+        await oldLog.close()
+        try await old.close()
+
+        let log = EventLog(database: try MovieStore(directory: directory).database)
+        let upgraded = try await log.revision()
+        #expect(upgraded == EventRevision(sequence: stored.id, changes: 0))
+        _ = try await log.delete(ids: [stored.id])
+        #expect(try await log.revision() == EventRevision(sequence: stored.id, changes: 1))
+        await log.close()
+    }
+
+    @Test("cursor tokens are the unpadded base64url Foundation gave, and parse back")
+    func cursorTokens() throws {
+        func foundationToken(_ cursor: EventCursor) -> String {
+            Data("e1.\(cursor.timestampMillis).\(cursor.id)".utf8).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        var generator = SystemRandomNumberGenerator()
+        var cursors = [EventCursor(timestampMillis: 0, id: 0), EventCursor(timestampMillis: .min, id: .max),
+                       EventCursor(timestampMillis: -1, id: 1)]
+        for _ in 0..<500 {
+            cursors.append(EventCursor(
+                timestampMillis: Int64.random(in: -1 << 50...1 << 50, using: &generator),
+                id: Int64.random(in: 0...Int64(Int32.max) * Int64(1 + cursors.count % 3), using: &generator)))
+        }
+        for cursor in cursors {
+            #expect(cursor.token == foundationToken(cursor))
+            #expect(EventCursor(token: cursor.token) == cursor)
+        }
+        for junk in ["", "e1", "ZTEuMS4x=", "ZTEuMS4", "ZTEuMS4xA", "ZT+uMS4x", "ZT/uMS4x", "ZTEuMS4xLjE", "ZTIuMS4x"] {
+            #expect(EventCursor(token: junk) == nil, "\(junk)")
+        }
+    }
+}
+
+@Suite("Event timestamps")
+struct EventTimestampTests {
+    @Test("timestamps are written with exactly the bytes Timestamp.string gave, at every edge")
+    func directFormattingMatchesTimestamp() {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Int64] = [0, -1, 1, 999, -999, -1000, 86_399_999, 86_400_000, -86_400_000, -86_400_001,
+                                EventTime.minimumMillis, EventTime.minimumMillis - 1, EventTime.maximumMillis,
+                                EventTime.maximumMillis + 1, 951_782_400_000, 1_780_000_000_123]
+        for _ in 0..<20_000 {
+            samples.append(Int64.random(in: EventTime.minimumMillis - 100_000...EventTime.maximumMillis + 100_000,
+                                        using: &generator))
+        }
+        for millis in samples {
+            #expect(EventTime.string(millis: millis) == Timestamp.string(EventTime.date(millis: millis)), "\(millis)")
+        }
+    }
+}

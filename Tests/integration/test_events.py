@@ -324,6 +324,47 @@ def test_hints_follow_the_features_used(client):
     assert error_of(client.call, "hints.list", {"userId": "x"}).field == "userId"
 
 
+# -- kept pages (issue #14) ---------------------------------------------------------------------------
+
+def test_a_kept_page_follows_changes_by_this_and_another_server(make_client):
+    """events.list keeps its written pages; each must follow an add, a delete and a recorded event of this
+    server, and those of a second server on the same data directory (checked against the log's revision)."""
+    first, second = make_client(), make_client()
+    add_many(first, 60)
+    page = first.events_list(limit=50)
+    assert first.events_list(limit=50) == page  # kept
+
+    theirs = second.events_add(name="second.server", timestamp=stamp(6000))
+    page = first.events_list(limit=50)
+    assert page["events"][0] == theirs
+    assert first.events_list(limit=50) == page
+
+    assert second.events_delete(ids=[theirs["id"]])["deleted"] == [theirs["id"]]
+    page = first.events_list(limit=50)
+    assert theirs["id"] not in [e["id"] for e in page["events"]]
+
+    second.genres_list()  # recorded, buffered by the second server until it flushes
+    assert second.events_list(limit=1)["events"][0]["name"] == "genres.opened"
+    assert first.events_list(limit=1)["events"][0]["name"] == "genres.opened"
+
+    mine = first.events_list(limit=50)["events"][0]
+    first.events_delete(ids=[mine["id"]])
+    assert mine["id"] not in [e["id"] for e in second.events_list(limit=50)["events"]]
+    assert mine["id"] not in [e["id"] for e in first.events_list(limit=50)["events"]]
+
+
+def test_two_users_never_share_a_kept_page(make_client):
+    client = make_client(env={"MOVIE_RPC_PASSWORD_ITERATIONS": "1000"})
+    client.auth_register(email="ada@example.com", password="secret!")
+    adas = client.events_add(name="ada.only")
+    assert client.events_list()["events"][0] == adas
+    client.auth_logout()
+    client.auth_register(email="bob@example.com", password="secret!")
+    assert adas["id"] not in [e["id"] for e in client.events_list()["events"]]
+    client.auth_logout()
+    assert adas["id"] not in [e["id"] for e in client.events_list()["events"]]
+
+
 # -- durability and retention ------------------------------------------------------------------------
 
 def record_calls(client, count):

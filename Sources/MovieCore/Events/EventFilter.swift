@@ -1,7 +1,7 @@
 /// Which events `EventLog.list` returns. Every condition given must hold.
-public struct EventFilter: Sendable, Equatable {
+public struct EventFilter: Sendable, Hashable {
     /// Whose events.
-    public enum User: Sendable, Equatable {
+    public enum User: Sendable, Hashable {
         /// Everybody's, and the anonymous user's.
         case any
         /// Only those recorded while nobody was logged in.

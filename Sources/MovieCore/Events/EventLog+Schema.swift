@@ -13,6 +13,8 @@ extension EventLog {
     ///   hints never count the whole table.
     /// - `events_fts`: an FTS5 trigram index over `search` (external content, no positions: it only
     ///   narrows candidates, which are then checked exactly), kept the same way.
+    /// - `event_changes` (one row): how many events were ever deleted or updated, kept by triggers; with
+    ///   the `events` row of `sqlite_sequence` it is the log's ``EventRevision``.
     static let migrations: [MovieStore.Migration] = [
         ("v1-events", { db in
             try db.execute("""
@@ -73,6 +75,24 @@ extension EventLog {
             try db.execute("""
                 DROP TRIGGER events_counted;
                 DROP TRIGGER events_fts_insert;
+                """)
+        }),
+        // What a kept `events.list` page is checked against (``EventRevision``): inserts already move
+        // `sqlite_sequence` (AUTOINCREMENT), for every writer and at no cost; deletes (`events.delete`, an
+        // account's events, retention) and updates move this counter, per row, as rare as they are.
+        ("v4-events-revision", { db in
+            try db.execute("""
+                CREATE TABLE event_changes (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    count INTEGER NOT NULL
+                );
+                INSERT INTO event_changes (id, count) VALUES (1, 0);
+                CREATE TRIGGER events_changed_by_delete AFTER DELETE ON events BEGIN
+                    UPDATE event_changes SET count = count + 1 WHERE id = 1;
+                END;
+                CREATE TRIGGER events_changed_by_update AFTER UPDATE ON events BEGIN
+                    UPDATE event_changes SET count = count + 1 WHERE id = 1;
+                END;
                 """)
         }),
     ]

@@ -72,6 +72,8 @@ public final class EventLog: Sendable {
         var deletedUsers: Set<String> = []
         /// The last write in the queue; the next one starts after it.
         var tail: Task<Void, Never>?
+        /// Jobs queued and not finished (a write may have taken the buffer and not committed yet).
+        var unfinishedJobs = 0
     }
 
     public convenience init(database: Database, configuration: EventLogConfiguration = EventLogConfiguration()) {
@@ -151,6 +153,9 @@ public final class EventLog: Sendable {
     /// process for longer than ``flushLockTimeout`` makes the flush fail (the events stay buffered), so that
     /// reads and recording do not wait for that process: a read then sees what is stored.
     private func flushQuietly(waitingForLock: Bool) async {
+        // Nothing recorded, added or being written: there is nothing a read could miss, and queueing an
+        // empty flush costs two tasks and their hops on every read.
+        guard hasUnwrittenWork else { return }
         do {
             _ = try await serialized { try await self.writePending(waitingForLock: waitingForLock) }
         } catch {
@@ -222,6 +227,14 @@ public final class EventLog: Sendable {
 
     // MARK: Reading (each read flushes first, so it sees everything recorded before it)
 
+    /// What ``revisedList(_:view:limit:after:kept:)`` found.
+    public enum RevisedEventPage<Kept: Sendable>: Sendable {
+        /// The caller's answer, kept for this viewer at the current revision.
+        case kept(Kept)
+        /// The page, for the view's viewer, at least as new as its revision.
+        case listed(EventPage, View)
+    }
+
     /// One newest-first page of events passing `filter` that `viewer` may see, strictly after `cursor`:
     /// at most `limit` events and about ``EventLogConfiguration/maxPageBytes`` (a page of large events is
     /// shorter, with a cursor to the rest).
@@ -282,7 +295,48 @@ public final class EventLog: Sendable {
         return HintRules.hints(usedEventNames: used)
     }
 
+    /// Who reads and what they would see: the viewer and the log's ``EventRevision``, read together.
+    public struct View: Sendable, Hashable {
+        public var viewer: EventViewer
+        public var revision: EventRevision
+    }
+
+    /// The viewer (read by `viewer`) and the revision, in one read; without flushing (see ``revisedList``).
+    func view(_ viewer: @Sendable (SQLiteConnection) throws -> EventViewer) async throws -> View {
+        try await read { db in View(viewer: try viewer(db), revision: try EventQueries.revision(db)) }
+    }
+
+    /// ``list(_:viewer:limit:after:)`` for a caller that keeps pages: recorded events are flushed first, as
+    /// for `list`, so that a kept answer never hides one; then `view` gives the viewer and the revision
+    /// (read after the flush), and `kept` is asked for an answer kept for them. Only without one is the
+    /// page read, after the revision: a change committed in between makes the page newer than its
+    /// revision, never older, so at worst it is built again on the next request.
+    func revisedList<Kept: Sendable>(
+        _ filter: EventFilter, view: @Sendable () async throws -> View, limit: Int, after cursor: EventCursor?,
+        kept: (View) -> Kept?
+    ) async throws -> RevisedEventPage<Kept> {
+        await flushQuietly(waitingForLock: false)
+        let view = try await view()
+        if let answer = kept(view) { return .kept(answer) }
+        let limit = max(1, limit)
+        let budget = configuration.maxPageBytes
+        let page = try await read { db in
+            try EventQueries.list(filter, viewer: view.viewer, limit: limit, budget: budget, after: cursor, db)
+        }
+        return .listed(page, view)
+    }
+
+    /// The log's current revision, without flushing.
+    func revision() async throws -> EventRevision {
+        try await read { db in try EventQueries.revision(db) }
+    }
+
     // MARK: Internals
+
+    /// Whether anything recorded or added is not committed yet, or a write is queued or under way.
+    private var hasUnwrittenWork: Bool {
+        state.withLock { !$0.buffer.isEmpty || !$0.adds.isEmpty || $0.unfinishedJobs > 0 }
+    }
 
     /// How many recorded events wait in the buffer.
     var pendingCount: Int {
@@ -334,7 +388,9 @@ public final class EventLog: Sendable {
     private func enqueue<T: Sendable>(_ job: @escaping @Sendable () async throws -> T) -> Task<T, any Error> {
         state.withLock { state -> Task<T, any Error> in
             let previous = state.tail
+            state.unfinishedJobs += 1
             let task = Task {
+                defer { self.state.withLock { $0.unfinishedJobs -= 1 } }
                 await previous?.value
                 return try await job()
             }

@@ -3,7 +3,7 @@ import SQLiteStore
 /// Whose events a request may read and delete. Activity logs are private: a user sees their own events
 /// and those recorded while nobody was logged in (which belong to whoever uses the machine), never
 /// another user's. Testers who want the whole database start the server with `MOVIE_RPC_EVENTS_SCOPE=all`.
-public enum EventViewer: Sendable, Equatable {
+public enum EventViewer: Sendable, Hashable {
     /// Every stored event (`MOVIE_RPC_EVENTS_SCOPE=all`).
     case everyone
     /// The events of this user (nil: nobody is logged in) and those of the anonymous user.

@@ -39,7 +39,8 @@ public struct EventsList: MovieMethod {
         }
     }
 
-    public typealias Result = EventPageResult
+    /// An ``EventPageResult`` (`{events, nextCursor}`) as written, kept by ``EventsListCache``.
+    public typealias Result = EncodedJSON
 
     public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
         let limit = try EventParams.limit(params.limit)
@@ -48,8 +49,20 @@ public struct EventsList: MovieMethod {
             name: try EventParams.name(params.name), user: params.user,
             sinceMillis: try EventParams.timestamp(params.since, field: "since"),
             untilMillis: try EventParams.timestamp(params.until, field: "until"))
-        let page = try await server.services.events.list(
-            filter, viewer: await server.services.eventViewer(), limit: limit, after: cursor)
-        return try EventPageResult(page)
+        let cache = server.eventsListCache
+        func key(_ viewer: EventViewer) -> EventsListCache.Key {
+            EventsListCache.Key(viewer: viewer, filter: filter, limit: limit, cursor: cursor)
+        }
+        let found = try await server.services.revisedEventList(filter, limit: limit, after: cursor) { view in
+            cache.answer(for: key(view.viewer), revision: view.revision)
+        }
+        switch found {
+        case .kept(let json):
+            return json
+        case .listed(let page, let view):
+            let json = EncodedJSON(try EventPageResult(page))
+            cache.keep(json, for: key(view.viewer), revision: view.revision)
+            return json
+        }
     }
 }
