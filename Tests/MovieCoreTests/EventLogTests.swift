@@ -829,7 +829,8 @@ struct EventLogBatchedInsertMigrationTests {
 
     @Test("one batch keeps the totals, every user's usage and the index, for any mix of users and names")
     func batchKeepsCounters() async throws {
-        let fixture = try EventLogFixture()
+        // Every write brings the index up to date, so that it can be counted here.
+        let fixture = try EventLogFixture(EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 1))
         let log = fixture.log
         let users: [String?] = [nil, "ada", "bob"]
         for index in 0..<600 {
@@ -928,16 +929,22 @@ struct EventRevisionTests {
         var previous = DatabaseMigrator()
         for (identifier, migrate) in EventLog.migrations.prefix(3) { previous.registerMigration(identifier, migrate) }
         let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
-        let oldLog = EventLog(database: old)
-        let stored = try await oldLog.add(name: "movie.viewed", timestampMillis: base, params: [:], userID: nil)
-        await oldLog.close()
+        // As version 3 wrote an event: the row and its index entry.
+        let storedID = try await old.write { db in
+            try db.run(
+                "INSERT INTO events (name, ts, user_id, params, search) VALUES ('movie.viewed', ?, NULL, '{}', 'movie.viewed')",
+                [.integer(base)])
+            let id = db.lastInsertRowID
+            try db.run("INSERT INTO events_fts (rowid, search) VALUES (?, 'movie.viewed')", [.integer(id)])
+            return id
+        }
         try await old.close()
 
         let log = EventLog(database: try MovieStore(directory: directory).database)
         let upgraded = try await log.revision()
-        #expect(upgraded == EventRevision(sequence: stored.id, changes: 0))
-        _ = try await log.delete(ids: [stored.id])
-        #expect(try await log.revision() == EventRevision(sequence: stored.id, changes: 1))
+        #expect(upgraded == EventRevision(sequence: storedID, changes: 0))
+        _ = try await log.delete(ids: [storedID])
+        #expect(try await log.revision() == EventRevision(sequence: storedID, changes: 1))
         await log.close()
     }
 
@@ -981,5 +988,241 @@ struct EventTimestampTests {
         for millis in samples {
             #expect(EventTime.string(millis: millis) == Timestamp.string(EventTime.date(millis: millis)), "\(millis)")
         }
+    }
+}
+
+/// The search index's watermark (migration v5) and the events above it.
+private func watermark(_ database: Database) async throws -> Int64 {
+    try await database.read { db in try db.scalarInt("SELECT through FROM event_search_indexed WHERE id = 1") }
+        .map(Int64.init) ?? -1
+}
+
+private func newestID(_ database: Database) async throws -> Int64 {
+    try await database.read { db in try db.scalarInt("SELECT coalesce(max(id), 0) FROM events") }.map(Int64.init) ?? -1
+}
+
+/// Indexes whatever is above the watermark, then has FTS5 compare the whole index with the `events` rows
+/// (rank 1): a row indexed twice, missing, or removed from the index without having been in it fails here.
+private func expectIndexMatchesEvents(_ database: Database) async throws {
+    try await database.write { db in
+        try EventQueries.indexSearchTail(atLeast: 1, db)
+        try db.run("INSERT INTO events_fts (events_fts, rank) VALUES ('integrity-check', 1)")
+    }
+}
+
+/// Event `index` of the search fixtures: varied names and values, so queries hit rows all over the log.
+private func searchFixture(_ index: Int) -> (name: String, params: [String: EventValue]) {
+    let words = ["alpha", "beta", "gamma", "Delta", "ÉCLAIR", "x"]
+    return (index % 4 == 0 ? "genre.opened" : "movie.viewed", [
+        "word": .string(words[index % words.count] + String(index % 7)),
+        "n": .int(index % 13),
+        "tags": .array([.string(words[(index / 7) % words.count]), .bool(index % 2 == 0)]),
+    ])
+}
+
+private let fixtureQueries = ["alpha", "ALPHA3", "ta1", "éclair", "l", "12", "true", "genre", "a2", "viewed", "gamma6"]
+
+/// What every query must find among `events` (timestamps, newest first), by the definition of a match.
+private func expectedMatches(_ query: String, _ events: [(ts: Int64, name: String, params: [String: EventValue])])
+    -> [Int64]
+{
+    let needle = query.lowercased()
+    return events.filter { event in
+        EventSearchText.make(name: event.name, params: event.params)
+            .components(separatedBy: EventSearchText.separator).contains { $0.contains(needle) }
+    }.map(\.ts).sorted(by: >)
+}
+
+@Suite("Event search index watermark")
+struct EventSearchWatermarkTests {
+    /// Tunings that take the index path for most queries, and the default one.
+    static let tunings = [
+        EventQueries.SearchTuning(scanBudget: 16, maxCandidates: 100_000),
+        EventQueries.SearchTuning(),
+    ]
+
+    @Test("searches find the same events with the whole log above the watermark, part of it, or none",
+          arguments: [1_000_000, 300, 1])
+    func unindexedTail(maxUnindexed: Int) async throws {
+        for tuning in Self.tunings {
+            let fixture = try EventLogFixture(
+                EventLogConfiguration(batchSize: 64, flushInterval: .seconds(3600), maxUnindexedEvents: maxUnindexed),
+                tuning: tuning)
+            var stored: [(ts: Int64, name: String, params: [String: EventValue])] = []
+            for index in 0..<1200 {
+                let event = searchFixture(index)
+                await fixture.log.record(
+                    name: event.name, params: event.params, userID: nil, timestampMillis: base + Int64(index))
+                stored.append((base + Int64(index), event.name, event.params))
+            }
+            try await fixture.log.flush()
+            let through = try await watermark(fixture.store.database)
+            let newest = try await newestID(fixture.store.database)
+            switch maxUnindexed {
+            case 1: #expect(through == newest, "every write indexes")
+            case 300: #expect(through > 0 && newest - through < 300 + 64, "indexed in bulk, a tail left")
+            default: #expect(through == 0, "nothing indexed")
+            }
+            for query in fixtureQueries {
+                let got = try await allMatches(fixture.log, query, limit: 97)
+                #expect(got.map(\.timestampMillis) == expectedMatches(query, stored), "\(query) at \(maxUnindexed)")
+            }
+            try await expectIndexMatchesEvents(fixture.store.database)
+        }
+    }
+
+    @Test("deleting events below and above the watermark keeps the index whole and the searches exact")
+    func deletesOnBothSides() async throws {
+        for tuning in Self.tunings {
+            let fixture = try EventLogFixture(
+                EventLogConfiguration(
+                    maxEvents: 1100, batchSize: 64, flushInterval: .seconds(3600), maxUnindexedEvents: 400),
+                tuning: tuning)
+            var stored: [(ts: Int64, name: String, params: [String: EventValue])] = []
+            for index in 0..<1200 {
+                let event = searchFixture(index)
+                await fixture.log.record(
+                    name: event.name, params: event.params, userID: nil, timestampMillis: base + Int64(index))
+                stored.append((base + Int64(index), event.name, event.params))
+            }
+            try await fixture.log.flush()
+            stored.removeFirst(100)  // pruned beyond maxEvents
+            let database = fixture.store.database
+            let through = try await watermark(database)
+            let newest = try await newestID(database)
+            #expect(through > 0 && through < newest)
+            // Every seventh event, on both sides of the watermark, by id; and one user's events.
+            let all = try await allEvents(fixture.log)
+            let doomed = all.filter { $0.id % 7 == 0 }
+            #expect(doomed.contains { $0.id <= through } && doomed.contains { $0.id > through })
+            #expect(try await fixture.log.delete(ids: doomed.map(\.id)).deleted.count == doomed.count)
+            let gone = Set(doomed.map(\.timestampMillis))
+            stored.removeAll { gone.contains($0.ts) }
+            for query in fixtureQueries {
+                let got = try await allMatches(fixture.log, query, limit: 97)
+                #expect(got.map(\.timestampMillis) == expectedMatches(query, stored), "\(query)")
+            }
+            try await expectIndexMatchesEvents(database)
+            for query in fixtureQueries {
+                let got = try await allMatches(fixture.log, query, limit: 97)
+                #expect(got.map(\.timestampMillis) == expectedMatches(query, stored), "\(query), all indexed")
+            }
+        }
+    }
+
+    @Test("two connections share one watermark: each indexes the other's tail, and both search it exactly")
+    func twoConnections() async throws {
+        let configuration = EventLogConfiguration(batchSize: 32, flushInterval: .seconds(3600), maxUnindexedEvents: 150)
+        let tuning = EventQueries.SearchTuning(scanBudget: 16, maxCandidates: 100_000)
+        let fixture = try EventLogFixture(configuration, tuning: tuning)
+        let otherStore = try MovieStore(directory: fixture.directory)
+        let other = EventLog(database: otherStore.database, configuration: configuration, searchTuning: tuning)
+        var stored: [(ts: Int64, name: String, params: [String: EventValue])] = []
+        // Written in turns of 50, indexed by whichever log's write reaches 150 above the watermark; 130 left.
+        for index in 0..<880 {
+            let event = searchFixture(index)
+            let log = (index / 50).isMultiple(of: 2) ? fixture.log : other
+            await log.record(name: event.name, params: event.params, userID: nil, timestampMillis: base + Int64(index))
+            stored.append((base + Int64(index), event.name, event.params))
+            if index % 50 == 49 { try await log.flush() }
+        }
+        try await other.flush()
+        let through = try await watermark(fixture.store.database)
+        let newest = try await newestID(fixture.store.database)
+        #expect(through > 0 && through < newest)
+        for query in fixtureQueries {
+            let mine = try await allMatches(fixture.log, query, limit: 97)
+            let theirs = try await allMatches(other, query, limit: 97)
+            #expect(mine.map(\.timestampMillis) == expectedMatches(query, stored), "\(query)")
+            #expect(theirs == mine, "\(query)")
+        }
+        try await expectIndexMatchesEvents(otherStore.database)
+        await other.close()
+    }
+
+    @Test("the watermark survives a restart; the next process indexes the tail it finds")
+    func survivesRestart() async throws {
+        let fixture = try EventLogFixture(
+            EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 1_000_000))
+        for index in 0..<200 {
+            await fixture.log.record(name: "movie.viewed", params: ["n": .int(index)], userID: nil,
+                                     timestampMillis: base + Int64(index))
+        }
+        await fixture.log.close()
+        #expect(try await watermark(fixture.store.database) == 0)
+
+        let reopened = try MovieStore(directory: fixture.directory)
+        #expect(try await watermark(reopened.database) == 0, "nothing indexed, and nothing claimed")
+        let log = EventLog(
+            database: reopened.database,
+            configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 100),
+            searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+        await log.record(name: "movie.viewed", params: ["n": .int(1234)], userID: nil, timestampMillis: base + 500)
+        try await log.flush()
+        let (indexedThrough, newest) = (try await watermark(reopened.database), try await newestID(reopened.database))
+        #expect(indexedThrough == newest)
+        #expect(try await log.search("123", limit: 10).events.map(\.timestampMillis) == [base + 500, base + 123])
+        await log.close()
+        try await expectIndexMatchesEvents(reopened.database)
+    }
+
+    @Test("after recording goes quiet for a flush interval, the tail is indexed")
+    func quietIndexing() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(flushInterval: .milliseconds(20)))
+        for index in 0..<10 {
+            await fixture.log.record(name: "movie.viewed", params: ["n": .int(index)], userID: nil,
+                                     timestampMillis: base + Int64(index))
+        }
+        try await fixture.log.flush()
+        let database = fixture.store.database
+        // The wait, or (on a slow machine) the indexing it queued, which it clears itself from.
+        await fixture.log.scheduledIndexing?.value
+        await fixture.log.waitForQueuedWrites()
+        let (indexedThrough, newest) = (try await watermark(database), try await newestID(database))
+        #expect(indexedThrough == newest)
+        #expect(fixture.log.scheduledIndexing == nil)
+        #expect(try await fixture.log.search("viewed", limit: 20).events.count == 10)
+    }
+}
+
+@Suite("Event log schema v5")
+struct EventLogDeferredIndexMigrationTests {
+    @Test("a database from before migration v5 starts with every event indexed, and deletes keep the index whole")
+    func upgradedDatabaseIsIndexed() async throws {
+        let fixture = try EventLogFixture()
+        let oldPath = fixture.directory.path + "-v4"
+        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
+        let directory = DataDirectory(path: oldPath)
+        defer { try? FileManager.default.removeItem(atPath: oldPath) }
+        var previous = DatabaseMigrator()
+        for (identifier, migrate) in EventLog.migrations.prefix(4) { previous.registerMigration(identifier, migrate) }
+        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        // As version 4 wrote a batch: the rows, then the index for their range.
+        try await old.write { db in
+            for index in 0..<5 {
+                try db.run(
+                    "INSERT INTO events (name, ts, user_id, params, search) VALUES ('movie.viewed', ?, NULL, '{}', ?)",
+                    [.integer(base + Int64(index)), .text("movie.viewed\u{1F}oldneedle\(index)")])
+            }
+            try db.run("INSERT INTO events_fts (rowid, search) SELECT id, search FROM events")
+        }
+        try await old.close()
+
+        let store = try MovieStore(directory: directory)
+        let log = EventLog(
+            database: store.database,
+            configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 1_000_000),
+            searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+        #expect(try await watermark(store.database) == 5)
+        await log.record(name: "movie.viewed", params: ["note": .string("oldneedle9")], userID: nil,
+                         timestampMillis: base + 10)
+        let found = try await log.search("oldneedle", limit: 10).events
+        #expect(found.map(\.timestampMillis) == [base + 10, base + 4, base + 3, base + 2, base + 1, base])
+        // One indexed event and the unindexed one.
+        _ = try await log.delete(ids: [found[0].id, found[2].id])
+        #expect(try await log.search("oldneedle", limit: 10).events.map(\.timestampMillis)
+            == [base + 4, base + 2, base + 1, base])
+        await log.close()
+        try await expectIndexMatchesEvents(store.database)
     }
 }

@@ -31,6 +31,12 @@ import Synchronization
 /// is paid once per group instead of once per event. If a group's transaction fails, its adds are
 /// retried one per transaction, so one bad event fails alone.
 ///
+/// ## The search index is kept in bulk
+/// Writes do not index their events one batch at a time: the events above the index's watermark are
+/// indexed in one statement by the write that leaves ``EventLogConfiguration/maxUnindexedEvents`` of them,
+/// or once recording has been quiet for a flush interval (see ``EventQueries/indexSearchTail(atLeast:_:)``).
+/// A burst of recording thus pays for the index in a few large batches, which cost half as much per event.
+///
 /// ## Retention
 /// At most ``EventLogConfiguration/maxEvents`` events are kept; each write deletes the oldest (by
 /// timestamp, then id) beyond the cap, in the same transaction. The total is kept by a trigger, so a
@@ -74,6 +80,10 @@ public final class EventLog: Sendable {
         var tail: Task<Void, Never>?
         /// Jobs queued and not finished (a write may have taken the buffer and not committed yet).
         var unfinishedJobs = 0
+        /// Events recorded or added so far: the quiet-time indexing sees recording go on when it moves.
+        var arrivals = 0
+        /// Waits for a quiet spell to index the search tail; set while a write left one.
+        var quietIndexing: Task<Void, Never>?
     }
 
     public convenience init(database: Database, configuration: EventLogConfiguration = EventLogConfiguration()) {
@@ -99,6 +109,7 @@ public final class EventLog: Sendable {
         let action = state.withLock { state -> Action in
             if let userID, state.deletedUsers.contains(userID) { return .none }
             state.buffer.append(pending)
+            state.arrivals &+= 1
             if state.closed || state.buffer.count >= configuration.maxPending {
                 return .flushAndWait
             }
@@ -139,12 +150,17 @@ public final class EventLog: Sendable {
 
     /// Flushes, then records later events write-through. Safe to call more than once.
     public func close() async {
-        let timer = state.withLock { state -> Task<Void, Never>? in
+        let (timer, quietIndexing) = state.withLock { state -> (Task<Void, Never>?, Task<Void, Never>?) in
             state.closed = true
-            defer { state.timer = nil }
-            return state.timer
+            defer {
+                state.timer = nil
+                state.quietIndexing = nil
+            }
+            return (state.timer, state.quietIndexing)
         }
         timer?.cancel()
+        // The tail stays for the next process: searches are exact without the index, and exit stays quick.
+        quietIndexing?.cancel()
         await flushQuietly(waitingForLock: true)
     }
 
@@ -186,6 +202,7 @@ public final class EventLog: Sendable {
         let id = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int64, any Error>) in
             let startsWrite = state.withLock { state -> Bool in
                 state.adds.append(WaitingAdd(event: encoded, continuation: continuation))
+                state.arrivals &+= 1
                 guard !state.addWriteQueued else { return false }
                 state.addWriteQueued = true
                 return true
@@ -363,6 +380,11 @@ public final class EventLog: Sendable {
         state.withLock { $0.timer }
     }
 
+    /// The wait for a quiet spell that will index the search tail, if one is on (tests await it).
+    var scheduledIndexing: Task<Void, Never>? {
+        state.withLock { $0.quietIndexing }
+    }
+
     /// Waits until every write queued so far has finished.
     func waitForQueuedWrites() async {
         let tail = state.withLock { $0.tail }
@@ -477,15 +499,64 @@ public final class EventLog: Sendable {
 
     private func insert(_ rows: [EncodedEvent], waitingForLock: Bool = true) async throws -> [Int64] {
         let maxEvents = configuration.maxEvents
-        let body: @Sendable (SQLiteConnection) throws -> [Int64] = { db in
+        let maxUnindexed = configuration.maxUnindexedEvents
+        let body: @Sendable (SQLiteConnection) throws -> (ids: [Int64], unindexed: Int) = { db in
             let ids = try EventQueries.insert(rows, db)
             _ = try EventQueries.prune(maxEvents: maxEvents, db)
-            return ids
+            // After pruning, so that events pruned at once are never indexed.
+            let tail = try EventQueries.indexSearchTail(atLeast: maxUnindexed, db)
+            return (ids, tail.left)
         }
-        let ids = waitingForLock
+        let written = waitingForLock
             ? try await database.write(body) : try await database.write(lockTimeout: Self.flushLockTimeout, body)
         state.withLock { $0.committedWrites += 1 }
-        return ids
+        if written.unindexed > 0 {
+            indexWhenQuiet()
+        }
+        return written.ids
+    }
+
+    /// Indexes the search tail once nothing was recorded or added for a flush interval, unless a wait for
+    /// that is already on; a later write that leaves a tail starts another.
+    private func indexWhenQuiet() {
+        let interval = configuration.flushInterval
+        state.withLock { state in
+            guard state.quietIndexing == nil, !state.closed else { return }
+            state.quietIndexing = Task { [weak self] in
+                var seen = self?.state.withLock { $0.arrivals }
+                while true {
+                    do {
+                        try await Task.sleep(for: interval)
+                    } catch {
+                        return  // Cancelled by close().
+                    }
+                    guard let self else { return }
+                    let now = self.state.withLock { state -> Int? in
+                        let busy = !state.buffer.isEmpty || !state.adds.isEmpty || state.unfinishedJobs > 0
+                        return busy ? nil : state.arrivals
+                    }
+                    if let now, now == seen { break }
+                    seen = now
+                }
+                await self?.indexSearchTail()
+            }
+        }
+    }
+
+    /// Indexes every event above the search watermark, behind the writes queued so far.
+    private func indexSearchTail() async {
+        do {
+            _ = try await serialized {
+                // Cleared once queued, so that a write queued after this job starts the next wait.
+                self.state.withLock { $0.quietIndexing = nil }
+                return try await self.database.write(lockTimeout: Self.flushLockTimeout) { db in
+                    try EventQueries.indexSearchTail(atLeast: 1, db)
+                }
+            }
+        } catch {
+            // Most likely another process's lock. The tail stays searchable without the index, and the next
+            // write that leaves one tries again.
+        }
     }
 
     private func requeue(_ batch: [Pending]) {

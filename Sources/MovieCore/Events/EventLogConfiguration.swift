@@ -12,15 +12,20 @@ public struct EventLogConfiguration: Sendable, Equatable {
     /// About the most bytes of events one page of `events.list` or `events.search` carries; a page of
     /// large events is shorter (at least one event) and its cursor leads to the rest.
     public var maxPageBytes: Int
+    /// Events are added to the search index in bulk: by the write that leaves this many or more above the
+    /// index's watermark, and by the first write after recording has been quiet for ``flushInterval``.
+    /// Searches check the events above it one by one, so it bounds that work.
+    public var maxUnindexedEvents: Int
 
     public init(
         maxEvents: Int = 1_000_000, batchSize: Int = 256, flushInterval: Duration = .milliseconds(200),
-        maxPending: Int = 1024, maxPageBytes: Int = 1 << 20
+        maxPending: Int = 1024, maxPageBytes: Int = 1 << 20, maxUnindexedEvents: Int = 4096
     ) {
         self.maxEvents = max(1, maxEvents)
         self.batchSize = max(1, batchSize)
         self.flushInterval = flushInterval
         self.maxPending = max(self.batchSize, maxPending)
         self.maxPageBytes = max(1, maxPageBytes)
+        self.maxUnindexedEvents = max(1, maxUnindexedEvents)
     }
 }
