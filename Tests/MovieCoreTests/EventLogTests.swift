@@ -1226,3 +1226,68 @@ struct EventLogDeferredIndexMigrationTests {
         try await expectIndexMatchesEvents(store.database)
     }
 }
+
+@Suite("Event log schema v6")
+struct EventLogAscendingIndexTests {
+    /// The plans of the statements `EventQueries` builds (newest-first pages, with a keyset cursor, by name,
+    /// by time range, by user, and retention's oldest-first delete): each walks an index, none sorts.
+    @Test("newest-first pages and retention walk the ascending indexes, with no sort")
+    func plansUseTheIndexes() async throws {
+        let fixture = try EventLogFixture()
+        let keyset = "ts <= 5 AND (ts < 5 OR id < 9)"
+        let statements = [
+            ("SELECT id FROM events ORDER BY ts DESC, id DESC LIMIT 51", "events_by_time"),
+            ("SELECT id FROM events WHERE (user_id IS NULL OR user_id = 'u') AND \(keyset) ORDER BY ts DESC, id DESC LIMIT 51",
+             "events_by_time"),
+            ("SELECT id FROM events WHERE name = 'n' AND \(keyset) ORDER BY ts DESC, id DESC LIMIT 51", "events_by_name"),
+            ("SELECT id FROM events WHERE ts >= 2 AND ts < 30 ORDER BY ts DESC, id DESC LIMIT 51", "events_by_time"),
+            ("SELECT id FROM events WHERE user_id = 'u' ORDER BY ts DESC, id DESC LIMIT 51", "events_by_time"),
+            ("DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY ts ASC, id ASC LIMIT 5)", "events_by_time"),
+        ]
+        for (sql, index) in statements {
+            let plan = try await fixture.store.database.read { db in
+                try db.query("EXPLAIN QUERY PLAN " + sql).map { try $0.string("detail") }
+            }.joined(separator: " | ")
+            #expect(plan.contains(index), "\(sql): \(plan)")
+            #expect(!plan.contains("TEMP B-TREE"), "\(sql): \(plan)")
+        }
+        let definitions = try await fixture.store.database.read { db in
+            try db.query("SELECT sql FROM sqlite_master WHERE name IN ('events_by_time', 'events_by_name') ORDER BY name")
+                .map { try $0.string("sql") }
+        }
+        #expect(definitions == [
+            "CREATE INDEX events_by_name ON events (name, ts, id)", "CREATE INDEX events_by_time ON events (ts, id)",
+        ])
+    }
+
+    @Test("a database from before migration v6 keeps its events and pages, on ascending indexes")
+    func upgradedDatabaseKeepsItsPages() async throws {
+        let fixture = try EventLogFixture()
+        let oldPath = fixture.directory.path + "-v5"
+        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
+        let directory = DataDirectory(path: oldPath)
+        defer { try? FileManager.default.removeItem(atPath: oldPath) }
+        var previous = DatabaseMigrator()
+        for (identifier, migrate) in CatalogCache.migrations + AccountStore.migrations + FavoritesStore.migrations
+            + EventLog.migrations.prefix(5)
+        {
+            previous.registerMigration(identifier, migrate)
+        }
+        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let oldLog = EventLog(database: old, configuration: EventLogConfiguration(flushInterval: .seconds(3600)))
+        for index in 0..<120 {
+            await oldLog.record(name: index % 3 == 0 ? "genre.opened" : "movie.viewed", params: ["i": .int(index)],
+                                userID: nil, timestampMillis: base + Int64(index / 4))
+        }
+        await oldLog.close()
+        let before = try await allEvents(oldLog, limit: 7)
+        let beforeByName = try await allEvents(oldLog, limit: 5, filter: EventFilter(name: "genre.opened"))
+        try await old.close()
+
+        let log = try EventLog(database: MovieStore(directory: directory).database)
+        #expect(try await allEvents(log, limit: 7) == before)
+        #expect(try await allEvents(log, limit: 5, filter: EventFilter(name: "genre.opened")) == beforeByName)
+        #expect(before.count == 120)
+        await log.close()
+    }
+}

@@ -6,8 +6,8 @@ extension EventLog {
     /// - `events`: one row per event. `ts` is milliseconds since 1970 UTC; `params` is the JSON object
     ///   text; `search` is the lowercased name and parameter values (see `EventSearchText`). `id` is
     ///   `AUTOINCREMENT`, so ids of deleted events are never handed out again.
-    /// - `events_by_time (ts DESC, id DESC)` serves newest-first keyset pages and retention (oldest first);
-    ///   `events_by_name (name, ts DESC, id DESC)` serves pages filtered by name.
+    /// - `events_by_time (ts, id)` serves newest-first keyset pages (scanned backwards) and retention
+    ///   (oldest first); `events_by_name (name, ts, id)` serves pages filtered by name. (Descending until v6.)
     /// - `event_totals` (one row) and `event_usage` (per user and name; `''` is the anonymous user) are
     ///   kept by `EventQueries.insert` (per batch) and by delete triggers, so retention, `events.stats` and
     ///   hints never count the whole table.
@@ -117,6 +117,19 @@ extension EventLog {
                 BEGIN
                     INSERT INTO events_fts (events_fts, rowid, search) VALUES ('delete', old.id, old.search);
                 END;
+                """)
+        }),
+        // New events carry the newest timestamps, so in the descending indexes of v1 each lands at the
+        // index's left edge, where SQLite's page splits leave pages half full: a third more file and about
+        // 15 % more work per insert (a Python replica: 7.7 against 6.5 µs an event, 30 against 21 MB for
+        // 200,000). Ascending indexes serve the same newest-first pages and keyset conditions by scanning
+        // backwards, with the same query plans (checked by a test).
+        ("v6-events-ascending-indexes", { db in
+            try db.execute("""
+                DROP INDEX events_by_time;
+                DROP INDEX events_by_name;
+                CREATE INDEX events_by_time ON events (ts, id);
+                CREATE INDEX events_by_name ON events (name, ts, id);
                 """)
         }),
     ]
