@@ -98,11 +98,9 @@ public struct ContentLengthFraming: MessageFraming {
         next()
     }
 
-    public func frame(_ body: UnsafeRawBufferPointer) -> [UInt8] {
-        var out = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
-        out.reserveCapacity(out.count + body.count)
+    public func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        out.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
         out.append(contentsOf: body)
-        return out
     }
 
     private static let headerTerminator: [UInt8] = Array("\r\n\r\n".utf8)

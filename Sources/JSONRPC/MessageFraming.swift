@@ -25,8 +25,9 @@ public protocol MessageFraming: Sendable {
     mutating func next() -> FrameEvent?
     /// Called at end of stream: whatever complete message is left, or nil.
     mutating func finish() -> FrameEvent?
-    /// The bytes to write for one outgoing message body (read in place: a large reply is copied once).
-    func frame(_ body: UnsafeRawBufferPointer) -> [UInt8]
+    /// Appends the bytes to write for one outgoing message body to `out` (read in place, so that replies
+    /// gathered into one write are copied once, not framed into a buffer of their own first).
+    func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8])
     /// The framing's name on the wire (`server.info`'s `framing`).
     var name: String { get }
 }
@@ -35,6 +36,14 @@ extension MessageFraming {
     /// Convenience for tests and callers holding an array.
     public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// The bytes to write for one outgoing message body.
+    public func frame(_ body: UnsafeRawBufferPointer) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count + 32)
+        frame(body, into: &out)
+        return out
     }
 
     /// Convenience for tests and callers holding an array.

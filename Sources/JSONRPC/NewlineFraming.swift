@@ -65,12 +65,9 @@ public struct NewlineFraming: MessageFraming {
         return line.allSatisfy(Self.isWhitespace) ? nil : .message(line)
     }
 
-    public func frame(_ body: UnsafeRawBufferPointer) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(body.count + 1)
+    public func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         out.append(contentsOf: body)
         out.append(UInt8(ascii: "\n"))
-        return out
     }
 
     /// 1 when the buffer ends in `\r`, which may be the start of the line's `\r\n` and so is not counted

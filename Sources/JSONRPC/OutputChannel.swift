@@ -155,7 +155,7 @@ final class OutputChannel: ReplyRoom {
                 guard let taken else { break }
                 gathered.removeAll(keepingCapacity: gathered.capacity <= Self.gatherLimit * 2)
                 for frame in taken.frames {
-                    gathered.append(contentsOf: frame.withUnsafeBytes { taken.framing.frame($0) })
+                    frame.withUnsafeBytes { taken.framing.frame($0, into: &gathered) }
                 }
                 let ok = state.withLock { $0.closed } ? true : writeAll(&gathered)
                 finishedWriting(taken.bytes, failed: !ok)
