@@ -397,39 +397,50 @@ def measure(command: list[str], env: dict, method: str, params: dict | None, n_s
     return {"reply": reply, "seq": seq, "throughput": throughput, "count": count, "rss": rss}
 
 
-def methods_section(binary: str, quick: bool) -> list[tuple]:
-    """Issue #14: every read next to the references of the same run: the C echo, the Python echo loop, and
-    the Python loop answering each method with the very bytes movie-rpc answered."""
+METHOD_IDS = [10_000_000 + i for i in range(100)]
+# The reads issue #14 names: a label, the method, its params.
+METHOD_CASES = [
+    ("server.info", "server.info", None),
+    ("genres.list (cached)", "genres.list", {"cachePolicy": "cacheFirst"}),
+    ("movies.popular (cached page)", "movies.popular", {"page": 1, "cachePolicy": "cacheFirst"}),
+    ("movies.details (cached)", "movies.details", {"movieId": METHOD_IDS[0], "cachePolicy": "cacheFirst"}),
+    ("favorites.contains (100 ids)", "favorites.contains", {"movieIds": METHOD_IDS}),
+    ("events.list (page of 50)", "events.list", {"limit": 50}),
+]
+
+
+def methods_env(binary: str, **extra) -> dict:
+    """A data directory the methods are measured in, filled by one process: an account with 100 favorites,
+    200 events, the catalog cache warm. The fake TMDB is stopped after: nothing measured may need the
+    network."""
     from fake_tmdb import FakeTMDB
 
-    n_seq, n_pipe, n_spawn = (1000, 10000, 5) if quick else (5000, 50000, 15)
     fake = FakeTMDB(api_key="bench-key", synthetic=True).start()
     env = fresh_env(TMDB_API_KEY="bench-key", TMDB_BASE_URL=fake.base_url, MOVIE_RPC_PASSWORD_ITERATIONS="1000",
-                    MOVIE_RPC_OFFLINE_WINDOW="60")
-    ids = [10_000_000 + i for i in range(100)]
-    cases = [
-        ("server.info", "server.info", None),
-        ("genres.list (cached)", "genres.list", {"cachePolicy": "cacheFirst"}),
-        ("movies.popular (cached page)", "movies.popular", {"page": 1, "cachePolicy": "cacheFirst"}),
-        ("movies.details (cached)", "movies.details", {"movieId": ids[0], "cachePolicy": "cacheFirst"}),
-        ("favorites.contains (100 ids)", "favorites.contains", {"movieIds": ids}),
-        ("events.list (page of 50)", "events.list", {"limit": 50}),
-    ]
-    # One process fills the data directory: an account with 100 favorites, 200 events, the cache warm.
+                    MOVIE_RPC_OFFLINE_WINDOW="60", **extra)
     setup = Pipe([binary], env)
     ok(setup.call(request("auth.register", params={"email": "bench@example.com", "password": "secret!"})))
     for batch in (
-        [request("favorites.add", i, {"movieId": movie}) for i, movie in enumerate(ids)],
+        [request("favorites.add", i, {"movieId": movie}) for i, movie in enumerate(METHOD_IDS)],
         [request("events.add", i, {"name": "bench.added", "params": {"n": i, "note": "x" * 40}}) for i in range(200)],
     ):
         setup.send(b"".join(batch))
         for _ in batch:
             ok(setup.line())
-    for _, method, params in cases:
+    for _, method, params in METHOD_CASES:
         ok(setup.call(request(method, params={**(params or {}), "cachePolicy": "networkFirst"}
                               if params and "cachePolicy" in params else params)))
     setup.close()
-    fake.stop()  # cached answers only from here on: nothing may need the network
+    fake.stop()
+    return env
+
+
+def methods_section(binary: str, quick: bool) -> list[tuple]:
+    """Issue #14: every read next to the references of the same run: the C echo, the Python echo loop, and
+    the Python loop answering each method with the very bytes movie-rpc answered."""
+    n_seq, n_pipe, n_spawn = (1000, 10000, 5) if quick else (5000, 50000, 15)
+    cases = METHOD_CASES
+    env = methods_env(binary)
 
     ours, python_same = {}, {}
     for label, method, params in cases:

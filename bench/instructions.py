@@ -22,43 +22,7 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import bench  # noqa: E402
-from bench import Pipe, fresh_env, ok, request  # noqa: E402
-
-IDS = [10_000_000 + i for i in range(100)]
-CASES = [
-    ("server.info", None),
-    ("genres.list", {"cachePolicy": "cacheFirst"}),
-    ("movies.popular", {"page": 1, "cachePolicy": "cacheFirst"}),
-    ("movies.details", {"movieId": IDS[0], "cachePolicy": "cacheFirst"}),
-    ("favorites.contains", {"movieIds": IDS}),
-    ("events.list", {"limit": 50}),
-]
-
-
-def prepared_env(binary: str, record: bool) -> dict:
-    """A data directory as bench.py's methods section fills it, with the fake TMDB stopped afterwards."""
-    from fake_tmdb import FakeTMDB
-
-    fake = FakeTMDB(api_key="bench-key", synthetic=True).start()
-    env = fresh_env(TMDB_API_KEY="bench-key", TMDB_BASE_URL=fake.base_url, MOVIE_RPC_PASSWORD_ITERATIONS="1000",
-                    MOVIE_RPC_OFFLINE_WINDOW="60")
-    if not record:
-        env["MOVIE_RPC_RECORD_EVENTS"] = "0"
-    setup = Pipe([binary], env)
-    ok(setup.call(request("auth.register", params={"email": "bench@example.com", "password": "secret!"})))
-    for batch in (
-        [request("favorites.add", i, {"movieId": movie}) for i, movie in enumerate(IDS)],
-        [request("events.add", i, {"name": "bench.added", "params": {"n": i, "note": "x" * 40}}) for i in range(200)],
-    ):
-        setup.send(b"".join(batch))
-        for _ in batch:
-            ok(setup.line())
-    for method, params in CASES:
-        if params and "cachePolicy" in params:
-            ok(setup.call(request(method, params={**params, "cachePolicy": "networkFirst"})))
-    setup.close()
-    fake.stop()
-    return env
+from bench import METHOD_CASES, Pipe, methods_env, request  # noqa: E402
 
 
 def total_instructions(binary: str, env: dict, method: str, params: dict | None, count: int) -> int:
@@ -82,10 +46,10 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="a method name; may be repeated")
     parser.add_argument("--no-recording", action="store_true", help="MOVIE_RPC_RECORD_EVENTS=0")
     args = parser.parse_args()
-    env = prepared_env(args.binary, record=not args.no_recording)
+    env = methods_env(args.binary, **({"MOVIE_RPC_RECORD_EVENTS": "0"} if args.no_recording else {}))
     print("| method | instructions per request |")
     print("|---|---|")
-    for method, params in CASES:
+    for _, method, params in METHOD_CASES:
         if args.only and method not in args.only:
             continue
         few = total_instructions(args.binary, env, method, params, 1000)

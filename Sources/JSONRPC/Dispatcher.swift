@@ -518,7 +518,10 @@ public final class Dispatcher: Sendable {
             var text = String(value)
             text.withUTF8 { out.append($0) }
         case .string(let value):
-            out.append((try? ResultEncoding.encode(value)) ?? Data(#""""#.utf8))
+            // Written as results are (`JSONWriter` matches `ResultEncoding`), not by a `JSONEncoder` per reply.
+            var writer = JSONWriter(capacity: value.utf8.count + 2)
+            writer.value(value)
+            writer.bytes.withUnsafeBufferPointer { out.append($0) }
         }
     }
 }

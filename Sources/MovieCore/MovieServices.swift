@@ -120,7 +120,7 @@ public final class MovieServices: Sendable {
         }
         events = EventLog(
             database: store.database, configuration: EventLogConfiguration(maxEvents: configuration.maxEvents))
-        eventView = Self.eventView(events, scope: configuration.eventsScope, provider: accounts.providerKind)
+        eventView = Self.eventView(events, scope: configuration.eventsScope, accounts: accounts)
     }
 
     /// The ids of all the logged-in user's favorites (`loginRequired` when nobody is logged in): the
@@ -175,24 +175,23 @@ public final class MovieServices: Sendable {
 
     /// The events' viewer and revision as one read finds them (see ``revisedEventList``).
     private static func eventView(
-        _ events: EventLog, scope: ServicesConfiguration.EventsScope, provider: AccountProviderKind
+        _ events: EventLog, scope: ServicesConfiguration.EventsScope, accounts: AccountService
     ) -> SharedRead<EventLog.View> {
         SharedRead {
             try await events.view { db in
                 switch scope {
                 case .all: return .everyone
-                case .user: return .user(sessionUserID(provider: provider, db))
+                case .user: return .user(sessionUserID(accounts, db))
                 }
             }
         }
     }
 
-    /// The logged-in user's id as `AccountService.currentUserID()` finds it (the same provider check, nil
-    /// on a failure), on a connection a read already holds.
-    static func sessionUserID(provider: AccountProviderKind, _ db: SQLiteConnection) -> String? {
+    /// The logged-in user's id as `AccountService.currentUserID()` finds it (nil on a failure too), on a
+    /// connection a read already holds.
+    static func sessionUserID(_ accounts: AccountService, _ db: SQLiteConnection) -> String? {
         do {
-            guard let current = try AccountStore.currentUserID(db), current.provider == provider else { return nil }
-            return current.id
+            return try accounts.currentUserID(in: db)
         } catch {
             StoreLog.warning("Could not read the current session: \(error)")
             return nil

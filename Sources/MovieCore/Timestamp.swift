@@ -4,17 +4,16 @@ import Foundation
 /// on the wire. Formatting by hand: it runs on every answer, and date formatters are costly.
 public enum Timestamp {
     public static func string(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        let millis = Int(milliseconds - Int64(seconds) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let year = Int(parts.tm_year) + 1900
-        guard (0...9999).contains(year) else {
-            return String(
-                format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", year, Int(parts.tm_mon) + 1,
-                Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), millis)
-        }
+        string(millis: Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// The timestamp of millisecond `millis` since 1970: written from the integer for years 0001-9999 (no
+    /// `Date`, no `gmtime_r`; every event of a page and every catalog answer is written through here).
+    public static func string(millis: Int64) -> String {
+        guard (minimumMillis...maximumMillis).contains(millis) else { return outOfRange(millis: millis) }
+        let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
+        let inDay = Int(millis - days * 86_400_000)
+        let (year, month, day) = civil(daysSinceEpoch: Int(days))
         // Digits written into a fixed buffer: `String(format:)` cost ~10 µs a call, which a list of
         // 1,000 favorites paid 1,000 times.
         var text = [UInt8](repeating: 0, count: 24)
@@ -27,19 +26,47 @@ public enum Timestamp {
         }
         put(year, at: 0, digits: 4)
         text[4] = UInt8(ascii: "-")
-        put(Int(parts.tm_mon) + 1, at: 5, digits: 2)
+        put(month, at: 5, digits: 2)
         text[7] = UInt8(ascii: "-")
-        put(Int(parts.tm_mday), at: 8, digits: 2)
+        put(day, at: 8, digits: 2)
         text[10] = UInt8(ascii: "T")
-        put(Int(parts.tm_hour), at: 11, digits: 2)
+        put(inDay / 3_600_000, at: 11, digits: 2)
         text[13] = UInt8(ascii: ":")
-        put(Int(parts.tm_min), at: 14, digits: 2)
+        put(inDay / 60_000 % 60, at: 14, digits: 2)
         text[16] = UInt8(ascii: ":")
-        put(Int(parts.tm_sec), at: 17, digits: 2)
+        put(inDay / 1000 % 60, at: 17, digits: 2)
         text[19] = UInt8(ascii: ".")
-        put(millis, at: 20, digits: 3)
+        put(inDay % 1000, at: 20, digits: 3)
         text[23] = UInt8(ascii: "Z")
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.
+    static let minimumMillis: Int64 = -62_135_596_800_000
+    static let maximumMillis: Int64 = 253_402_300_799_999
+
+    /// Years outside 0001-9999 (never a real answer's), as the C library breaks them down.
+    private static func outOfRange(millis: Int64) -> String {
+        var seconds = time_t(millis >= 0 ? millis / 1000 : (millis - 999) / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
+            Int(millis - Int64(seconds) * 1000))
+    }
+
+    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Parses ISO 8601 with or without fractional seconds, with `Z` or a numeric offset. Nil when invalid.

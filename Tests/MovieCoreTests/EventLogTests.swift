@@ -26,8 +26,24 @@ private final class EventLogFixture {
         EventLog(database: try MovieStore(directory: directory).database)
     }
 
+    /// A database beside this fixture's, migrated by the event log's first `steps` migrations only: the store
+    /// as an older version left it (opening a `MovieStore` on its directory then upgrades it). Removed with
+    /// the fixture.
+    func olderDatabase(eventSteps steps: Int) throws -> (DataDirectory, Database) {
+        let path = directory.path + "-v\(steps)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        olderPaths.append(path)
+        let older = DataDirectory(path: path)
+        var migrator = DatabaseMigrator()
+        for (identifier, migrate) in EventLog.migrations.prefix(steps) { migrator.registerMigration(identifier, migrate) }
+        return (older, try Database(path: older.file(MovieStore.fileName), migrator: migrator))
+    }
+
+    private var olderPaths: [String] = []
+
     deinit {
         try? FileManager.default.removeItem(atPath: directory.path)
+        for path in olderPaths { try? FileManager.default.removeItem(atPath: path) }
     }
 }
 
@@ -799,13 +815,7 @@ struct EventLogBatchedInsertMigrationTests {
     func upgradedDatabaseKeepsCountsAndIndex() async throws {
         let fixture = try EventLogFixture()
         // The store as the previous version left it: the events' first two steps, with their insert triggers.
-        let oldPath = fixture.directory.path + "-v2"
-        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
-        let directory = DataDirectory(path: oldPath)
-        defer { try? FileManager.default.removeItem(atPath: oldPath) }
-        var previous = DatabaseMigrator()
-        for (identifier, migrate) in EventLog.migrations.prefix(2) { previous.registerMigration(identifier, migrate) }
-        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let (directory, old) = try fixture.olderDatabase(eventSteps: 2)
         try await old.write { db in
             for index in 0..<3 {
                 try db.run(
@@ -922,13 +932,7 @@ struct EventRevisionTests {
     @Test("a database from before migration v4 gets the revision's counter and triggers")
     func upgradedDatabaseHasARevision() async throws {
         let fixture = try EventLogFixture()
-        let oldPath = fixture.directory.path + "-v3"
-        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
-        let directory = DataDirectory(path: oldPath)
-        defer { try? FileManager.default.removeItem(atPath: oldPath) }
-        var previous = DatabaseMigrator()
-        for (identifier, migrate) in EventLog.migrations.prefix(3) { previous.registerMigration(identifier, migrate) }
-        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let (directory, old) = try fixture.olderDatabase(eventSteps: 3)
         // As version 3 wrote an event: the row and its index entry.
         let storedID = try await old.write { db in
             try db.run(
@@ -979,15 +983,27 @@ struct EventTimestampTests {
     func directFormattingMatchesTimestamp() {
         var generator = SystemRandomNumberGenerator()
         var samples: [Int64] = [0, -1, 1, 999, -999, -1000, 86_399_999, 86_400_000, -86_400_000, -86_400_001,
-                                EventTime.minimumMillis, EventTime.minimumMillis - 1, EventTime.maximumMillis,
-                                EventTime.maximumMillis + 1, 951_782_400_000, 1_780_000_000_123]
+                                Timestamp.minimumMillis, Timestamp.minimumMillis - 1, Timestamp.maximumMillis,
+                                Timestamp.maximumMillis + 1, 951_782_400_000, 1_780_000_000_123]
         for _ in 0..<20_000 {
-            samples.append(Int64.random(in: EventTime.minimumMillis - 100_000...EventTime.maximumMillis + 100_000,
+            samples.append(Int64.random(in: Timestamp.minimumMillis - 100_000...Timestamp.maximumMillis + 100_000,
                                         using: &generator))
         }
         for millis in samples {
-            #expect(EventTime.string(millis: millis) == Timestamp.string(EventTime.date(millis: millis)), "\(millis)")
+            #expect(EventTime.string(millis: millis) == Self.libcTimestamp(millis: millis), "\(millis)")
+            #expect(Timestamp.string(EventTime.date(millis: millis)) == Self.libcTimestamp(millis: millis), "\(millis)")
         }
+    }
+
+    /// What `Timestamp.string` wrote before it formatted from the integer: the C library's breakdown.
+    static func libcTimestamp(millis: Int64) -> String {
+        var seconds = time_t(millis >= 0 ? millis / 1000 : (millis - 999) / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
+            Int(millis - Int64(seconds) * 1000))
     }
 }
 
@@ -1190,13 +1206,7 @@ struct EventLogDeferredIndexMigrationTests {
     @Test("a database from before migration v5 starts with every event indexed, and deletes keep the index whole")
     func upgradedDatabaseIsIndexed() async throws {
         let fixture = try EventLogFixture()
-        let oldPath = fixture.directory.path + "-v4"
-        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
-        let directory = DataDirectory(path: oldPath)
-        defer { try? FileManager.default.removeItem(atPath: oldPath) }
-        var previous = DatabaseMigrator()
-        for (identifier, migrate) in EventLog.migrations.prefix(4) { previous.registerMigration(identifier, migrate) }
-        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let (directory, old) = try fixture.olderDatabase(eventSteps: 4)
         // As version 4 wrote a batch: the rows, then the index for their range.
         try await old.write { db in
             for index in 0..<5 {
@@ -1263,17 +1273,7 @@ struct EventLogAscendingIndexTests {
     @Test("a database from before migration v6 keeps its events and pages, on ascending indexes")
     func upgradedDatabaseKeepsItsPages() async throws {
         let fixture = try EventLogFixture()
-        let oldPath = fixture.directory.path + "-v5"
-        try FileManager.default.createDirectory(atPath: oldPath, withIntermediateDirectories: true)
-        let directory = DataDirectory(path: oldPath)
-        defer { try? FileManager.default.removeItem(atPath: oldPath) }
-        var previous = DatabaseMigrator()
-        for (identifier, migrate) in CatalogCache.migrations + AccountStore.migrations + FavoritesStore.migrations
-            + EventLog.migrations.prefix(5)
-        {
-            previous.registerMigration(identifier, migrate)
-        }
-        let old = try Database(path: directory.file(MovieStore.fileName), migrator: previous)
+        let (directory, old) = try fixture.olderDatabase(eventSteps: 5)
         let oldLog = EventLog(database: old, configuration: EventLogConfiguration(flushInterval: .seconds(3600)))
         for index in 0..<120 {
             await oldLog.record(name: index % 3 == 0 ? "genre.opened" : "movie.viewed", params: ["i": .int(index)],

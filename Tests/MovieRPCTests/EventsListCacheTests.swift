@@ -208,8 +208,8 @@ struct EventsListCacheTests {
         let harness = try ServerHarness()
         let services = harness.services
         func sessionUser() async throws -> String? {
-            let provider = services.accounts.providerKind
-            return try await services.store.database.read { db in MovieServices.sessionUserID(provider: provider, db) }
+            let accounts = services.accounts
+            return try await services.store.database.read { db in MovieServices.sessionUserID(accounts, db) }
         }
         #expect(try await sessionUser() == nil)
         let ada = try await services.accounts.register(email: "ada@example.com", password: "secret!")

@@ -188,8 +188,7 @@ public final class AccountService: Sendable {
     /// The logged-in user's id, or nil (also when the database cannot be read).
     public func currentUserID() async -> String? {
         do {
-            guard let current = try await store.currentUserID(), current.provider == provider.kind else { return nil }
-            return current.id
+            return try await store.read { [self] db in try currentUserID(in: db) }
         } catch {
             StoreLog.warning("Could not read the current session: \(error)")
             return nil
@@ -199,10 +198,7 @@ public final class AccountService: Sendable {
     /// The logged-in user's id, or `loginRequired`: one indexed lookup, for calls that need only the id
     /// (favorites), not the user's row and session (the refresh token is not unsealed).
     public func requireUserID() async throws -> String {
-        guard let current = try await store.currentUserID(), current.provider == provider.kind else {
-            throw MovieError.loginRequired
-        }
-        return current.id
+        try await readAsCurrentUser { userID, _ in userID }
     }
 
     /// Runs `body` on a reader with the logged-in user's id (`loginRequired` when nobody is logged in):
@@ -210,13 +206,17 @@ public final class AccountService: Sendable {
     func readAsCurrentUser<T: Sendable>(
         _ body: @escaping @Sendable (_ userID: String, SQLiteConnection) throws -> T
     ) async throws -> T {
-        let kind = provider.kind
-        return try await store.read { db in
-            guard let current = try AccountStore.currentUserID(db), current.provider == kind else {
-                throw MovieError.loginRequired
-            }
-            return try body(current.id, db)
+        try await store.read { [self] db in
+            guard let userID = try currentUserID(in: db) else { throw MovieError.loginRequired }
+            return try body(userID, db)
         }
+    }
+
+    /// The logged-in user's id, on a connection a read already holds: the current session's user when it
+    /// belongs to the configured provider, else nil. Every "who is logged in by id" of the server asks here.
+    func currentUserID(in db: SQLiteConnection) throws -> String? {
+        guard let current = try AccountStore.currentUserID(db), current.provider == provider.kind else { return nil }
+        return current.id
     }
 
     /// The logged-in user, or `loginRequired`.

@@ -342,13 +342,8 @@ public struct AccountStore: Sendable {
         return (session, user)
     }
 
-    /// The logged-in user's id and provider: one indexed lookup.
-    func currentUserID() async throws -> (id: String, provider: AccountProviderKind)? {
-        try await read { db in try Self.currentUserID(db) }
-    }
-
-    /// ``currentUserID()`` within a read of the caller's, so that what the caller reads for that user is
-    /// read in the same hop.
+    /// The logged-in user's id and provider, one indexed lookup, within a read of the caller's, so that what
+    /// the caller reads for that user is read in the same hop.
     static func currentUserID(_ db: SQLiteConnection) throws -> (id: String, provider: AccountProviderKind)? {
         guard let row = try db.queryOne(
             """

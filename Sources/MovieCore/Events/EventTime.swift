@@ -22,54 +22,10 @@ public enum EventTime {
         Date(timeIntervalSince1970: (Double(millis) + 0.5) / 1000)
     }
 
-    /// ISO 8601 in UTC with milliseconds, as on the wire: the bytes `Timestamp.string` writes for
-    /// `date(millis:)`, from the integer directly (no `Date`, no `gmtime_r`) for years 0001-9999. Every
-    /// event of a page is written through here.
+    /// ISO 8601 in UTC with milliseconds, as on the wire (the bytes `Timestamp.string` writes for
+    /// `date(millis:)`).
     public static func string(millis: Int64) -> String {
-        guard (minimumMillis...maximumMillis).contains(millis) else { return Timestamp.string(date(millis: millis)) }
-        let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
-        let inDay = Int(millis - days * 86_400_000)
-        let (year, month, day) = civil(daysSinceEpoch: Int(days))
-        var text = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int, at offset: Int, digits: Int) {
-            var rest = value
-            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
-                text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-            }
-        }
-        put(year, at: 0, digits: 4)
-        text[4] = UInt8(ascii: "-")
-        put(month, at: 5, digits: 2)
-        text[7] = UInt8(ascii: "-")
-        put(day, at: 8, digits: 2)
-        text[10] = UInt8(ascii: "T")
-        put(inDay / 3_600_000, at: 11, digits: 2)
-        text[13] = UInt8(ascii: ":")
-        put(inDay / 60_000 % 60, at: 14, digits: 2)
-        text[16] = UInt8(ascii: ":")
-        put(inDay / 1000 % 60, at: 17, digits: 2)
-        text[19] = UInt8(ascii: ".")
-        put(inDay % 1000, at: 20, digits: 3)
-        text[23] = UInt8(ascii: "Z")
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.
-    static let minimumMillis: Int64 = -62_135_596_800_000
-    static let maximumMillis: Int64 = 253_402_300_799_999
-
-    /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        Timestamp.string(millis: millis)
     }
 
     /// Parses an RFC 3339 date-time (`2026-11-30T08:00:00.123Z`, `…+02:00`) to milliseconds, rounding a
