@@ -9,7 +9,7 @@ import Synchronization
 public final class Dispatcher: Sendable {
     /// Maps any error a handler throws to what the client sees. The application's one mapping place.
     public typealias ErrorMapper = @Sendable (any Error) -> ResponseError
-    public typealias Reply = @Sendable (Data) -> Void
+    public typealias Reply = @Sendable ([UInt8]) -> Void
 
     public struct Limits: Sendable {
         public var maxMessageSize: Int
@@ -93,6 +93,14 @@ public final class Dispatcher: Sendable {
         var token: UInt64
         var task: Task<Void, Never>?
         var cancelRequested = false
+
+        /// Attaches the task started for the request `token` (a later request may reuse the id), cancelled
+        /// at once when a cancellation came first.
+        mutating func attach(_ task: Task<Void, Never>, token: UInt64) {
+            guard self.token == token else { return }
+            self.task = task
+            if cancelRequested { task.cancel() }
+        }
     }
 
     /// Work for one request (or batch or notification), and the entry to attach its task to.
@@ -104,6 +112,8 @@ public final class Dispatcher: Sendable {
         var control = false
         /// Its bytes plus `Limits.requestOverhead`, counted until it finishes.
         var cost = 0
+        /// Cancelled while it waited for a slot: ``cancel(_:)`` starts it at once, to answer -32800.
+        var cancelled = false
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -138,7 +148,7 @@ public final class Dispatcher: Sendable {
         case .success(.other):
             reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object or a batch")))
         case .success(.object):
-            receiveSingle(Data(frame), reply: reply)
+            receiveSingle(frame, reply: reply)
         case .success(.array(let elements)):
             receiveBatch(frame, elements: elements, reply: reply)
         }
@@ -201,12 +211,12 @@ public final class Dispatcher: Sendable {
 
     private enum Classified {
         /// Answer at once with this (already complete) reply.
-        case immediate(Data?)
+        case immediate([UInt8]?)
         case request(MessageEnvelope, method: String, id: RequestID?)
     }
 
-    private func classify(_ data: Data) -> Classified {
-        let envelope = data.withUnsafeBytes { EnvelopeReader.read($0.assumingMemoryBound(to: UInt8.self)) }
+    private func classify(_ message: [UInt8]) -> Classified {
+        let envelope = message.withUnsafeBufferPointer { EnvelopeReader.read($0) }
         guard let envelope else {
             // Unreachable: the structure scanner accepted these bytes as one object.
             return .immediate(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
@@ -229,48 +239,52 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    private func receiveSingle(_ data: Data, reply: @escaping Reply) {
-        switch classify(data) {
+    private func receiveSingle(_ message: [UInt8], reply: @escaping Reply) {
+        switch classify(message) {
         case .immediate(let response):
             if let response { reply(response) }
         case .request(let envelope, let method, let id):
             if envelope.id == .absent {
-                receiveNotification(envelope, method: method, data: data)
+                receiveNotification(envelope, method: method, message: message)
             } else {
-                startRequest(envelope, method: method, id: id, data: data, reply: reply)
+                startRequest(envelope, method: method, id: id, message: message, reply: reply)
             }
         }
     }
 
-    private func receiveNotification(_ envelope: MessageEnvelope, method: String, data: Data) {
-        let input = ParamsInput(message: data, envelope: envelope)
+    private func receiveNotification(_ envelope: MessageEnvelope, method: String, message: [UInt8]) {
+        let input = ParamsInput(message: message, envelope: envelope)
         // LSP's `$/cancelRequest {id}` and MCP's `notifications/cancelled {requestId}` cancel the same way.
         if method == "$/cancelRequest" || method == "notifications/cancelled" {
-            if let id = try? JSONDecoder().decode(CancelParams.self, from: data).params.id { cancel(id) }
+            if let id = try? JSONDecoder().decode(CancelParams.self, from: Data(message)).params.id { cancel(id) }
             return
         }
         if let handler = table.notificationHandler(for: method) {
             handler(input)
             return
         }
-        guard table.handler(for: method) != nil else {
+        guard let entry = table.entry(for: method) else {
             Log.debug("Ignoring unknown notification \(method)")
             return
         }
         // A method sent as a notification still runs; its result is not sent.
-        track(cost: data.count + Limits.requestOverhead) { [self] in
-            _ = await perform(method: method, id: nil, input: input)
+        track(cost: message.count + Limits.requestOverhead) { [self] in
+            _ = await answer(entry, method: method, id: nil, input: input)
         }
     }
 
     private func startRequest(
-        _ envelope: MessageEnvelope, method: String, id: RequestID?, data: Data, reply: @escaping Reply
+        _ envelope: MessageEnvelope, method: String, id: RequestID?, message: [UInt8], reply: @escaping Reply
     ) {
-        let input = ParamsInput(message: data, envelope: envelope)
+        let input = ParamsInput(message: message, envelope: envelope)
+        // Looked up once here: the handler and whether it is a control message.
+        let entry = table.entry(for: method)
+        let control = entry?.isControl ?? false
+        let cost = message.count + Limits.requestOverhead
         guard let id else {
             // `"id": null` is a request whose answer carries id null; it cannot be cancelled.
-            track(control: table.isControl(method), cost: data.count + Limits.requestOverhead) { [self] in
-                reply(await perform(method: method, id: nil, input: input))
+            track(control: control, cost: cost) { [self] in
+                reply(await answer(entry, method: method, id: nil, input: input).bytes)
             }
             return
         }
@@ -279,11 +293,13 @@ public final class Dispatcher: Sendable {
             state.requests[id] = Entry(token: state.nextToken)
             return state.nextToken
         }
-        let cost = data.count + Limits.requestOverhead
-        track(id: id, token: token, control: table.isControl(method), cost: cost) { [self] in
-            let response = await perform(method: method, id: id, input: input)
+        track(id: id, token: token, control: control, cost: cost) { [self] in
+            let response = await answer(entry, method: method, id: id, input: input).bytes
             inFlight.withLock { state in
-                if state.requests[id]?.token == token { state.requests[id] = nil }
+                // One lookup: the entry is this request's unless a later one reused the id.
+                if let index = state.requests.index(forKey: id), state.requests.values[index].token == token {
+                    state.requests.remove(at: index)
+                }
             }
             reply(response)
         }
@@ -300,6 +316,7 @@ public final class Dispatcher: Sendable {
                 var job = state.waiting.removeFirst(where: { $0.token == entry.token && $0.id == id })
             else { return nil }
             job.control = true  // started now, outside the concurrency limit: it only answers -32800
+            job.cancelled = true
             state.controlRunning += 1
             return job
         }
@@ -330,10 +347,9 @@ public final class Dispatcher: Sendable {
 
     private func start(_ job: Job) {
         let operation: @Sendable () async -> Void = { [self] in
-            if let id = job.id, inFlight.withLock({ $0.requests[id]?.cancelRequested == true }) {
-                // Cancelled while it waited for a slot: the task is cancelled below or already was.
-                withUnsafeCurrentTask { $0?.cancel() }
-            }
+            // Cancelled while it waited for a slot: cancelled from its start, whether or not the task is
+            // attached yet. (A cancellation between this start and the attaching is seen by `attach`.)
+            if job.cancelled { withUnsafeCurrentTask { $0?.cancel() } }
             // Control requests too: a client that does not read gains nothing from their being answered,
             // and a flood of them must not grow the output past its budget either.
             if let room = replyRoom.withLock({ $0 }) { await room.waitForRoom() }
@@ -345,11 +361,7 @@ public final class Dispatcher: Sendable {
         // and a slow query would stop the reading of control messages.
         let task = Task.detached(operation: operation)
         guard let id = job.id else { return }
-        inFlight.withLock { state in
-            guard state.requests[id]?.token == job.token else { return }
-            state.requests[id]?.task = task
-            if state.requests[id]?.cancelRequested == true { task.cancel() }
-        }
+        inFlight.withLock { state in state.requests[id]?.attach(task, token: job.token) }
     }
 
     /// A job ended: start the next waiting one, let the reading thread read on once the backlog has
@@ -381,17 +393,15 @@ public final class Dispatcher: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Calls the handler and builds the one reply for this request.
-    private func perform(method: String, id: RequestID?, input: ParamsInput) async -> Data {
-        await answer(method: method, id: id, input: input).data
-    }
-
-    /// The reply, and whether it is an error (a batch keeps errors past its budget, never results).
-    private func answer(method: String, id: RequestID?, input: ParamsInput) async -> (data: Data, isError: Bool) {
+    /// Calls the handler of `entry` (nil: no such method) and builds the one reply for this request, and
+    /// whether it is an error (a batch keeps errors past its budget, never results).
+    private func answer(
+        _ entry: MethodTable.Entry?, method: String, id: RequestID?, input: ParamsInput
+    ) async -> (bytes: [UInt8], isError: Bool) {
         let sender = notifier.withLock { $0 }
         let context = RequestContext(id: id, method: method, notifier: sender)
         do {
-            guard let handler = table.handler(for: method) else { throw ResponseError.methodNotFound(method) }
+            guard let handler = entry?.handler else { throw ResponseError.methodNotFound(method) }
             if Task.isCancelled { return (Self.errorResponse(id: id, .cancelled), true) }
             // A handler that stops for a cancellation throws; one that finished anyway (a write already
             // committed) answers with its result, which is then the truth, rather than -32800.
@@ -411,22 +421,22 @@ public final class Dispatcher: Sendable {
         guard !elements.isEmpty else {
             return reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: empty batch")))
         }
-        var immediate: [Data] = []
-        var pending: [(MessageEnvelope, String, RequestID?, Data)] = []
+        var immediate: [[UInt8]] = []
+        var pending: [(MessageEnvelope, String, RequestID?, [UInt8])] = []
         for range in elements {
-            let data = Data(frame[range])
+            let message = Array(frame[range])
             guard frame[range.lowerBound] == UInt8(ascii: "{") else {
                 immediate.append(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object")))
                 continue
             }
-            switch classify(data) {
+            switch classify(message) {
             case .immediate(let response):
                 if let response { immediate.append(response) }
             case .request(let envelope, let method, let id):
                 if envelope.id == .absent {
-                    receiveNotification(envelope, method: method, data: data)
+                    receiveNotification(envelope, method: method, message: message)
                 } else {
-                    pending.append((envelope, method, id, data))
+                    pending.append((envelope, method, id, message))
                 }
             }
         }
@@ -440,9 +450,9 @@ public final class Dispatcher: Sendable {
             var budget = BatchReplyBudget(limit: limits.maxBatchReplySize, answered: answered)
             // A batch's members run concurrently, but no more of them at once than the request limit.
             let window = limits.maxConcurrentRequests
-            await withTaskGroup(of: (RequestID?, Data, Bool).self) { group in
+            await withTaskGroup(of: (RequestID?, [UInt8], Bool).self) { group in
                 var started = 0
-                for (envelope, method, id, data) in requests {
+                for (envelope, method, id, message) in requests {
                     if started >= window, let (id, reply, isError) = await group.next() {
                         budget.add(reply, isError: isError, id: id)
                     }
@@ -452,9 +462,10 @@ public final class Dispatcher: Sendable {
                         budget.add(refused, isError: true, id: id)
                         continue
                     }
-                    let input = ParamsInput(message: data, envelope: envelope)
+                    let input = ParamsInput(message: message, envelope: envelope)
+                    let entry = table.entry(for: method)
                     group.addTask {
-                        let (reply, isError) = await self.answer(method: method, id: id, input: input)
+                        let (reply, isError) = await self.answer(entry, method: method, id: id, input: input)
                         return (id, reply, isError)
                     }
                     started += 1
@@ -467,62 +478,57 @@ public final class Dispatcher: Sendable {
 
     // MARK: Encoding replies
 
-    static func successResponse(id: RequestID?, result: Data) -> Data {
-        var out = Data(capacity: result.count + 64)  // a large result is copied once, not regrown
-        append(Self.responseStart, to: &out)
+    static func successResponse(id: RequestID?, result: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(result.count + 64)  // a large result is copied once, not regrown
+        out.append(contentsOf: Self.responseStart)
         appendID(id, to: &out)
-        append(Self.resultMember, to: &out)
-        out.append(result)
+        out.append(contentsOf: Self.resultMember)
+        out.append(contentsOf: result)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    static func errorResponse(id: RequestID?, _ error: ResponseError) -> Data {
-        var out = Data(capacity: 128)
-        append(Self.responseStart, to: &out)
+    static func errorResponse(id: RequestID?, _ error: ResponseError) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
+        out.append(contentsOf: Self.responseStart)
         appendID(id, to: &out)
-        append(Self.errorMember, to: &out)
+        out.append(contentsOf: Self.errorMember)
         // Encoding a ResponseError cannot fail: it holds only strings, numbers and JSONValue.
-        out.append((try? ResultEncoding.encode(error)) ?? Data(#"{"code":-32603,"message":"Internal error"}"#.utf8))
+        out.append(contentsOf: (try? ResultEncoding.encode(error)) ?? Array(#"{"code":-32603,"message":"Internal error"}"#.utf8))
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    static func batchResponse(_ parts: [Data]) -> Data {
-        var out = Data(capacity: parts.reduce(2) { $0 + $1.count + 1 })
+    static func batchResponse(_ parts: [[UInt8]]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(2) { $0 + $1.count + 1 })
         out.append(UInt8(ascii: "["))
         for (index, part) in parts.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(part)
+            out.append(contentsOf: part)
         }
         out.append(UInt8(ascii: "]"))
         return out
     }
 
-    // Kept as bytes: `Data(string.utf8)` and `append(contentsOf: string.utf8)` cast their argument at run
-    // time on every call, which was a few percent of a small request.
+    // Kept as bytes: `append(contentsOf: string.utf8)` casts its argument at run time on every call, which
+    // was a few percent of a small request.
     private static let responseStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
     private static let resultMember = Array(#","result":"#.utf8)
     private static let errorMember = Array(#","error":"#.utf8)
-    private static let null = Array("null".utf8)
 
-    private static func append(_ bytes: [UInt8], to out: inout Data) {
-        bytes.withUnsafeBufferPointer { out.append($0) }
-    }
-
-    private static func appendID(_ id: RequestID?, to out: inout Data) {
+    private static func appendID(_ id: RequestID?, to out: inout [UInt8]) {
+        // Written as results are (`JSONWriter` matches `ResultEncoding`), into the reply itself.
+        var writer = JSONWriter(appendingTo: out)
+        out = []  // the writer's array is then the only reference: appended in place, not copied
         switch id {
-        case nil:
-            append(Self.null, to: &out)
-        case .int(let value):
-            var text = String(value)
-            text.withUTF8 { out.append($0) }
-        case .string(let value):
-            // Written as results are (`JSONWriter` matches `ResultEncoding`), not by a `JSONEncoder` per reply.
-            var writer = JSONWriter(capacity: value.utf8.count + 2)
-            writer.value(value)
-            writer.bytes.withUnsafeBufferPointer { out.append($0) }
+        case nil: writer.null()
+        case .int(let value): writer.value(value)
+        case .string(let value): writer.value(value)
         }
+        out = writer.takeBytes()
     }
 }
 
@@ -531,18 +537,18 @@ public final class Dispatcher: Sendable {
 /// run. Errors are always kept, past the limit too: each is small, and every member is answered once.
 struct BatchReplyBudget {
     let limit: Int
-    private(set) var parts: [Data]
+    private(set) var parts: [[UInt8]]
     /// Bytes of the batch reply so far: the brackets, the parts and their commas.
     private(set) var size: Int
     private(set) var isExhausted = false
 
-    init(limit: Int, answered: [Data]) {
+    init(limit: Int, answered: [[UInt8]]) {
         self.limit = limit
         self.parts = answered
         self.size = answered.reduce(2) { $0 + $1.count + 1 }
     }
 
-    mutating func add(_ reply: Data, isError: Bool, id: RequestID?) {
+    mutating func add(_ reply: [UInt8], isError: Bool, id: RequestID?) {
         var reply = reply
         if size + reply.count + 1 > limit {
             isExhausted = true

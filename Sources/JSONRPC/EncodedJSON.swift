@@ -4,21 +4,21 @@ import Foundation
 /// shared (`ResultEncoding` takes ``writtenJSON`` as it is), inside another value they are copied; either
 /// way it is not built and written again.
 public struct EncodedJSON: JSONWritable, Sendable, Equatable {
-    /// The value's JSON, exactly as ``JSONWriter`` wrote it. `Data`, so that a reply can share it.
-    public let data: Data
+    /// The value's JSON, exactly as ``JSONWriter`` wrote it; a reply shares the array.
+    public let bytes: [UInt8]
 
     /// Writes `value` once and keeps its bytes.
     public init(_ value: some JSONWritable) {
         var writer = JSONWriter(capacity: 4096)
         value.write(to: &writer)
-        data = Data(writer.bytes)
+        bytes = writer.bytes
     }
 
     /// Writes the object `body` fills once and keeps its bytes.
     public init(object body: (inout JSONWriter) -> Void) {
         var writer = JSONWriter(capacity: 4096)
         writer.object(body)
-        data = Data(writer.bytes)
+        bytes = writer.bytes
     }
 
     /// A JSON object's text kept elsewhere (a stored column), to be served as it is: nil unless it is one
@@ -27,26 +27,26 @@ public struct EncodedJSON: JSONWritable, Sendable, Equatable {
     public init?(validatingObject text: String, maxDepth: Int = 64) {
         var text = text
         // Checked in place, copied once: this runs for every event of a page.
-        let checked = text.withUTF8 { bytes -> Data? in
+        let checked = text.withUTF8 { bytes -> [UInt8]? in
             guard !bytes.contains(UInt8(ascii: "\n")), !bytes.contains(UInt8(ascii: "\r")),
                 case .success(.object) = JSONStructureScanner.scan(bytes, maxDepth: maxDepth)
             else { return nil }
-            return Data(bytes)
+            return Array(bytes)
         }
         guard let checked else { return nil }
-        data = checked
+        bytes = checked
     }
 
     public func write(to writer: inout JSONWriter) {
         writer.value(self)
     }
 
-    public var writtenJSON: Data { data }
+    public var writtenJSON: [UInt8] { bytes }
 
     /// Through an `Encoder` the bytes are read back into a value. No request takes this path
     /// (`ResultEncoding` writes `JSONWritable` results itself); it serves tests that hold a result's two
     /// encodings to the same JSON.
     public func encode(to encoder: any Encoder) throws {
-        try JSONDecoder().decode(JSONValue.self, from: data).encode(to: encoder)
+        try JSONDecoder().decode(JSONValue.self, from: Data(bytes)).encode(to: encoder)
     }
 }

@@ -7,11 +7,27 @@ import Foundation
 /// without a fraction. A unit test holds the two to the same JSON for every type that writes itself.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    /// Per open object or array: whether the next member needs a comma before it.
-    private var needsComma: [Bool] = []
+    /// Open objects and arrays.
+    private var depth = 0
+    /// Per open object or array, whether the next member needs a comma before it: bit `n` for level `n`
+    /// (the outermost is 0), and an array for the levels past 63. Bits, so that a writer allocates nothing
+    /// but its bytes.
+    private var commaBits: UInt64 = 0
+    private var deepCommas: [Bool] = []
 
     public init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
+    }
+
+    /// A writer that appends to `bytes` (at the top level: nothing open). Let go of other references to the
+    /// array, or the first write copies it.
+    public init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// The bytes written, without a copy.
+    public consuming func takeBytes() -> [UInt8] {
+        bytes
     }
 
     // MARK: Containers
@@ -19,9 +35,9 @@ public struct JSONWriter {
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        open(needingComma: false)
         body(&self)
-        needsComma.removeLast()
+        close()
         bytes.append(UInt8(ascii: "}"))
     }
 
@@ -29,19 +45,19 @@ public struct JSONWriter {
     /// are copied but for the closing brace, `body` adds the rest, and the object is closed.
     public mutating func object(extending members: EncodedJSON, _ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(contentsOf: members.data.dropLast())
-        needsComma.append(members.data.count > 2)  // `{}` has no member to follow
+        members.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.dropLast()) }
+        open(needingComma: members.bytes.count > 2)  // `{}` has no member to follow
         body(&self)
-        needsComma.removeLast()
+        close()
         bytes.append(UInt8(ascii: "}"))
     }
 
     public mutating func array<S: Sequence>(_ elements: S, _ body: (inout JSONWriter, S.Element) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        open(needingComma: false)
         for element in elements { body(&self, element) }
-        needsComma.removeLast()
+        close()
         bytes.append(UInt8(ascii: "]"))
     }
 
@@ -52,7 +68,7 @@ public struct JSONWriter {
         writeInteger(int)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        setNeedsComma(false)
     }
 
     /// Starts a member of the current object; the value written next belongs to it.
@@ -60,7 +76,7 @@ public struct JSONWriter {
         separate()
         writeString(name)
         bytes.append(UInt8(ascii: ":"))
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        setNeedsComma(false)
     }
 
     // MARK: Values
@@ -129,7 +145,7 @@ public struct JSONWriter {
     /// Appends a JSON value written before (see ``EncodedJSON``); the bytes are copied as they are.
     public mutating func value(_ encoded: EncodedJSON) {
         separate()
-        bytes.append(contentsOf: encoded.data)
+        bytes.append(contentsOf: encoded.bytes)
     }
 
     // MARK: Members (key and value in one call)
@@ -145,12 +161,39 @@ public struct JSONWriter {
 
     // MARK: Internals
 
+    private mutating func open(needingComma: Bool) {
+        depth += 1
+        if depth > 64 { deepCommas.append(needingComma) } else { setNeedsComma(needingComma) }
+    }
+
+    private mutating func close() {
+        if depth > 64 { deepCommas.removeLast() }
+        depth -= 1
+    }
+
+    /// Whether the innermost open container's next member needs a comma.
+    private var needsComma: Bool {
+        guard depth > 0 else { return false }
+        guard depth <= 64 else { return deepCommas[deepCommas.count - 1] }
+        return commaBits & (1 << UInt64(depth - 1)) != 0
+    }
+
+    private mutating func setNeedsComma(_ needed: Bool) {
+        guard depth > 0 else { return }
+        guard depth <= 64 else {
+            deepCommas[deepCommas.count - 1] = needed
+            return
+        }
+        let bit: UInt64 = 1 << UInt64(depth - 1)
+        commaBits = needed ? commaBits | bit : commaBits & ~bit
+    }
+
     private mutating func separate() {
-        guard !needsComma.isEmpty else { return }
-        if needsComma[needsComma.count - 1] {
+        guard depth > 0 else { return }
+        if needsComma {
             bytes.append(UInt8(ascii: ","))
         } else {
-            needsComma[needsComma.count - 1] = true
+            setNeedsComma(true)
         }
     }
 
@@ -214,13 +257,13 @@ public struct JSONWriter {
 public protocol JSONWritable: Encodable {
     func write(to writer: inout JSONWriter)
     /// The value's JSON: what `write(to:)` writes, unless the value holds its bytes already (``EncodedJSON``).
-    var writtenJSON: Data { get }
+    var writtenJSON: [UInt8] { get }
 }
 
 extension JSONWritable {
-    public var writtenJSON: Data {
+    public var writtenJSON: [UInt8] {
         var writer = JSONWriter()
         write(to: &writer)
-        return Data(writer.bytes)
+        return writer.bytes
     }
 }

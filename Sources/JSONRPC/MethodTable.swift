@@ -4,21 +4,20 @@ import Foundation
 /// their own: not the whole message) and the kind of value it is.
 public struct ParamsInput: Sendable {
     /// The `params` value's JSON; empty when the message has none.
-    public let params: Data
+    public let params: [UInt8]
     let kind: MessageEnvelope.ParamsMember
 
-    init(message: Data, envelope: MessageEnvelope) {
+    init(message: [UInt8], envelope: MessageEnvelope) {
         if let range = envelope.paramsRange {
-            let start = message.startIndex
-            self.params = message.subdata(in: (start + range.lowerBound)..<(start + range.upperBound))
+            self.params = Array(message[range])
         } else {
-            self.params = Data()
+            self.params = []
         }
         self.kind = envelope.params
     }
 
     /// Params given as a standalone JSON object or null (e.g. MCP `tools/call` arguments).
-    public init(paramsObject: Data) {
+    public init(paramsObject: [UInt8]) {
         self.params = paramsObject
         let first = paramsObject.first(where: { $0 > 0x20 })
         self.kind = first == UInt8(ascii: "{") ? .object : first == UInt8(ascii: "n") ? .null : .invalid
@@ -56,12 +55,19 @@ public protocol NotificationSending: Sendable {
 
 /// The registry of methods: built once at startup from one explicit list, then read-only.
 public struct MethodTable: Sendable {
-    public typealias Handler = @Sendable (ParamsInput, RequestContext) async throws -> Data
+    /// Answers a request with its result's JSON.
+    public typealias Handler = @Sendable (ParamsInput, RequestContext) async throws -> [UInt8]
     public typealias NotificationHandler = @Sendable (ParamsInput) -> Void
 
-    private var handlers: [String: Handler] = [:]
+    /// A request method as the dispatcher finds it: one lookup by name per request.
+    struct Entry: Sendable {
+        var handler: Handler
+        /// Registered with ``RPCMethod/isControl``.
+        var isControl: Bool
+    }
+
+    private var entries: [String: Entry] = [:]
     private var notificationHandlers: [String: NotificationHandler] = [:]
-    private var controlMethods: Set<String> = []
     /// Param names each method accepts; a member not listed is rejected with -32602.
     private let allowedParams: [String: Set<String>]
 
@@ -77,16 +83,15 @@ public struct MethodTable: Sendable {
         _ method: M.Type, handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) {
         let allowed = allowedParams[M.name]
-        if M.isControl { controlMethods.insert(M.name) }
-        handlers[M.name] = { input, context in
+        entries[M.name] = Entry(handler: { input, context in
             let params = try ParamsDecoding.decode(M.Params.self, from: input, allowed: allowed)
             return try M.encode(result: try await handler(params, context))
-        }
+        }, isControl: M.isControl)
     }
 
     /// Registers a method whose result is already-encoded JSON (a document served as it is).
     public mutating func registerRaw(_ name: String, handler: @escaping Handler) {
-        handlers[name] = handler
+        entries[name] = Entry(handler: handler, isControl: false)
     }
 
     /// Registers a notification handler (e.g. `exit`). Notifications are never answered.
@@ -94,18 +99,17 @@ public struct MethodTable: Sendable {
         notificationHandlers[name] = handler
     }
 
-    public func handler(for name: String) -> Handler? { handlers[name] }
-    /// Whether `name` is a method registered with ``RPCMethod/isControl``.
-    func isControl(_ name: String) -> Bool { controlMethods.contains(name) }
+    public func handler(for name: String) -> Handler? { entries[name]?.handler }
+    func entry(for name: String) -> Entry? { entries[name] }
     func notificationHandler(for name: String) -> NotificationHandler? { notificationHandlers[name] }
 
     /// Every registered request method, sorted.
-    public var methodNames: [String] { handlers.keys.sorted() }
+    public var methodNames: [String] { entries.keys.sorted() }
 }
 
 /// Encodes results the one way the server does: `JSONEncoder`, unescaped slashes, no newlines.
 public enum ResultEncoding {
-    public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    public static func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         if let writable = value as? any JSONWritable {
             return writable.writtenJSON
         }
@@ -113,9 +117,9 @@ public enum ResultEncoding {
     }
 
     /// Always through `JSONEncoder` (for tests that hold `JSONWritable` output to it).
-    public static func encodeWithEncoder<Value: Encodable>(_ value: Value) throws -> Data {
+    public static func encodeWithEncoder<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return try encoder.encode(value)
+        return Array(try encoder.encode(value))
     }
 }

@@ -24,7 +24,7 @@ final class OutputChannel: ReplyRoom {
 
     private struct State {
         var framing: (any MessageFraming)?
-        var queue = FIFOQueue<Data>()
+        var queue = FIFOQueue<[UInt8]>()
         var queuedBytes = 0
         /// The writer is writing frames it has taken off the queue.
         var writing = false
@@ -76,7 +76,7 @@ final class OutputChannel: ReplyRoom {
     /// the writer thread; returns at once either way. `moreComing` (other requests are in flight) queues it
     /// anyway: the writer then gathers the replies that are ready into one `write`, instead of one system
     /// call (and a pipe check) per reply.
-    func send(_ body: Data, moreComing: Bool = false) {
+    func send(_ body: [UInt8], moreComing: Bool = false) {
         let framing = state.withLock { state -> (any MessageFraming)? in
             guard !moreComing, !state.closed, pipePages > 0, state.queue.isEmpty, !state.writing else { return nil }
             state.writing = true  // held while writing: frames sent meanwhile queue behind this one
@@ -139,10 +139,10 @@ final class OutputChannel: ReplyRoom {
         while true {
             wakeWriter.wait()
             while true {
-                let taken = state.withLock { state -> (frames: [Data], bytes: Int, framing: any MessageFraming)? in
+                let taken = state.withLock { state -> (frames: [[UInt8]], bytes: Int, framing: any MessageFraming)? in
                     // A sender writing directly holds `writing`; it wakes this thread when it is done.
                     guard !state.queue.isEmpty, !state.writing else { return nil }
-                    var frames: [Data] = []
+                    var frames: [[UInt8]] = []
                     var bytes = 0
                     while let next = state.queue.first, frames.isEmpty || bytes + next.count <= Self.gatherLimit {
                         _ = state.queue.popFirst()

@@ -20,7 +20,7 @@ struct ParamsDecoder: Decoder {
     }
 
     /// Decodes `T` from the JSON text `bytes`; throws `DecodingError` as described above.
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: Data) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: some ContiguousBytes) throws -> T {
         try T(from: ParamsDecoder(try ParamsValue.parse(bytes)))
     }
 
@@ -57,7 +57,7 @@ enum ParamsValue {
     case object([(String, ParamsValue)])
 
     /// Parses one JSON text (already validated by the structure scanner; anything else is refused).
-    static func parse(_ bytes: Data) throws -> ParamsValue {
+    static func parse(_ bytes: some ContiguousBytes) throws -> ParamsValue {
         try bytes.withUnsafeBytes { raw in try parse(raw.assumingMemoryBound(to: UInt8.self)) }
     }
 

@@ -7,7 +7,12 @@ public enum ParamsDecoding {
         _ type: Params.Type, from input: ParamsInput, allowed: Set<String>? = []
     ) throws -> Params {
         // Nothing to decode for a method without params: no decoder made for `server.info` and the like.
-        if input.kind.isEmpty, let none = NoParams() as? Params { return none }
+        // A metatype comparison, not `NoParams() as? Params`: that cast was a runtime conformance search
+        // on every such request.
+        if input.kind.isEmpty, Params.self == NoParams.self {
+            // safe: `Params` is `NoParams`, checked on the line above.
+            return unsafeBitCast(NoParams(), to: Params.self)
+        }
         do {
             switch input.kind {
             case .absent, .null, .array(isEmpty: true):
@@ -48,7 +53,7 @@ public enum ParamsDecoding {
 
     /// The first number in the params that Swift's `Int` cannot hold, as a -32602 naming it.
     private static func numberProblem(in input: ParamsInput) -> ResponseError {
-        guard let params = try? JSONDecoder().decode(JSONValue.self, from: input.params) else {
+        guard let params = try? JSONDecoder().decode(JSONValue.self, from: Data(input.params)) else {
             // Only a number beyond Double's range makes the params undecodable once the scanner passed them.
             return .invalidParams("Params hold a number that is out of range", field: "params")
         }

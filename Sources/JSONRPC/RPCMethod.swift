@@ -20,19 +20,19 @@ public protocol RPCMethod: Sendable {
     static var isControl: Bool { get }
     /// The result's JSON, as ``ResultEncoding`` writes it. The way is chosen where the method is declared
     /// (a result that writes its own JSON, ``JSONWritable``, writes it), not found by a cast on every call.
-    static func encode(result: Result) throws -> Data
+    static func encode(result: Result) throws -> [UInt8]
 }
 
 extension RPCMethod {
     public static var isControl: Bool { false }
 
-    public static func encode(result: Result) throws -> Data {
+    public static func encode(result: Result) throws -> [UInt8] {
         try ResultEncoding.encode(result)
     }
 }
 
 extension RPCMethod where Result: JSONWritable {
-    public static func encode(result: Result) throws -> Data {
+    public static func encode(result: Result) throws -> [UInt8] {
         result.writtenJSON
     }
 }

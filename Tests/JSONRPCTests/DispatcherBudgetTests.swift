@@ -109,23 +109,23 @@ struct DispatcherBudgetTests {
     /// A result too large for what is left of the budget is replaced by an error saying it ran.
     @Test func aResultPastTheBudgetIsReplacedAndSaysItRan() throws {
         var budget = BatchReplyBudget(limit: 1000, answered: [])
-        let result = Data(repeating: UInt8(ascii: "a"), count: 600)
+        let result = [UInt8](repeating: UInt8(ascii: "a"), count: 600)
         budget.add(result, isError: false, id: .int(1))
         #expect(!budget.isExhausted)
         budget.add(result, isError: false, id: .int(2))
         #expect(budget.isExhausted)
-        let replaced = try JSONDecoder().decode(JSONValue.self, from: budget.parts[1])
+        let replaced = try JSONDecoder().decode(JSONValue.self, from: Data(budget.parts[1]))
         #expect(replaced["id"] == 2)
         #expect(replaced["error"]?["data"]?["kind"] == "replyTooLarge")
         #expect(replaced["error"]?["data"]?["ran"] == true)
         // An error past the limit is kept as it is; so is every later one.
-        let error = Data(#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}"#.utf8)
+        let error = Array(#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"m"}}"#.utf8)
         budget.add(error, isError: true, id: .int(3))
         #expect(budget.parts[2] == error)
         // A result that still fits is kept; one that does not is replaced: results never go past it.
-        budget.add(Data("1".utf8), isError: false, id: .int(4))
-        #expect(budget.parts[3] == Data("1".utf8))
-        let tooLong = Data(repeating: UInt8(ascii: "b"), count: 1000 - budget.size)  // its comma does not fit
+        budget.add(Array("1".utf8), isError: false, id: .int(4))
+        #expect(budget.parts[3] == Array("1".utf8))
+        let tooLong = [UInt8](repeating: UInt8(ascii: "b"), count: 1000 - budget.size)  // its comma does not fit
         budget.add(tooLong, isError: false, id: .int(5))
         #expect(budget.parts[4] != tooLong)
         #expect(budget.parts.count == 5)

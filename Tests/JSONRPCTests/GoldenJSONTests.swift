@@ -6,7 +6,7 @@ import Testing
 /// `error`), everything inside it with sorted keys and unescaped slashes.
 @Suite("Golden JSON", .tags(.golden))
 struct GoldenJSONTests {
-    private func text(_ data: Data) -> String { String(decoding: data, as: UTF8.self) }
+    private func text(_ bytes: some Sequence<UInt8>) -> String { String(decoding: Array(bytes), as: UTF8.self) }
 
     private struct Unsorted: Encodable {
         var zeta = 1
@@ -25,9 +25,9 @@ struct GoldenJSONTests {
         let result = try ResultEncoding.encode(Unsorted())
         #expect(text(Dispatcher.successResponse(id: .int(1), result: result))
             == #"{"jsonrpc":"2.0","id":1,"result":{"alpha":"a/b","middle":{"b":1,"y":2},"zeta":1}}"#)
-        #expect(text(Dispatcher.successResponse(id: .string("a/\"b\""), result: Data("null".utf8)))
+        #expect(text(Dispatcher.successResponse(id: .string("a/\"b\""), result: Array("null".utf8)))
             == #"{"jsonrpc":"2.0","id":"a/\"b\"","result":null}"#)
-        #expect(text(Dispatcher.successResponse(id: nil, result: Data("[]".utf8)))
+        #expect(text(Dispatcher.successResponse(id: nil, result: Array("[]".utf8)))
             == #"{"jsonrpc":"2.0","id":null,"result":[]}"#)
     }
 
@@ -51,7 +51,7 @@ struct GoldenJSONTests {
     }
 
     @Test func batchResponseJoinsMembers() {
-        let parts = [Data(#"{"a":1}"#.utf8), Data(#"{"b":2}"#.utf8)]
+        let parts = [Array(#"{"a":1}"#.utf8), Array(#"{"b":2}"#.utf8)]
         #expect(text(Dispatcher.batchResponse(parts)) == #"[{"a":1},{"b":2}]"#)
     }
 
@@ -72,13 +72,13 @@ struct GoldenJSONTests {
 
     @Test func responseErrorRoundTrips() throws {
         let error = ResponseError.invalidParams("Param \"ids[1]\" must be an integer", field: "ids[1]")
-        let decoded = try JSONDecoder().decode(ResponseError.self, from: try ResultEncoding.encode(error))
+        let decoded = try JSONDecoder().decode(ResponseError.self, from: Data(try ResultEncoding.encode(error)))
         #expect(decoded == error)
     }
 
     @Test func jsonValueRoundTrips() throws {
         let value: JSONValue = ["n": nil, "b": true, "i": -4, "d": 2.5, "s": "é", "a": [1, "x", [:]], "o": ["k": []]]
-        let decoded = try JSONDecoder().decode(JSONValue.self, from: try ResultEncoding.encode(value))
+        let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(try ResultEncoding.encode(value)))
         #expect(decoded == value)
         #expect(text(try ResultEncoding.encode(value))
             == #"{"a":[1,"x",{}],"b":true,"d":2.5,"i":-4,"n":null,"o":{"k":[]},"s":"é"}"#)

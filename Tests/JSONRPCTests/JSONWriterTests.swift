@@ -29,6 +29,43 @@ import Testing
         #expect(String(decoding: writer.bytes, as: UTF8.self) == expected + "}")
     }
 
+    /// Commas are kept per open container, in bits for the first 64 levels and past them in an array: every
+    /// depth, either side of that line, separates its members as `JSONEncoder` does.
+    @Test(arguments: [1, 2, 63, 64, 65, 66, 130])
+    func nestedContainersAtEveryDepth(_ depth: Int) throws {
+        func nested(_ level: Int) -> JSONValue {
+            level == depth ? .array([1, 2]) : .object(["a": nested(level + 1), "b": [.int(level), nested(depth)], "c": true])
+        }
+        let value = nested(1)
+        func write(_ value: JSONValue, _ writer: inout JSONWriter) {
+            switch value {
+            case .object(let members):
+                writer.object { writer in
+                    for key in members.keys.sorted() {
+                        writer.key(key)
+                        write(members[key] ?? .null, &writer)
+                    }
+                }
+            case .array(let items): writer.array(items) { writer, item in write(item, &writer) }
+            case .int(let int): writer.value(int)
+            case .bool(let bool): writer.value(bool)
+            default: writer.null()
+            }
+        }
+        var writer = JSONWriter()
+        write(value, &writer)
+        #expect(writer.bytes == (try ResultEncoding.encodeWithEncoder(value)))
+    }
+
+    /// A writer that appends to bytes written before leaves them as they are.
+    @Test func appendingToBytesKeepsThem() {
+        var writer = JSONWriter(appendingTo: Array("[1,".utf8))
+        writer.value("x")
+        var bytes = writer.takeBytes()
+        bytes.append(UInt8(ascii: "]"))
+        #expect(String(decoding: bytes, as: UTF8.self) == #"[1,"x"]"#)
+    }
+
     @Test func integralDoublesAsIntegers() throws {
         for double in [0.0, -3.0, 4_503_599_627_370_496.0, 1.5, -0.25, 1e300] {
             var writer = JSONWriter()

@@ -15,7 +15,8 @@ final class ReplyCollector: Sendable {
 
     /// The closure to hand to `Dispatcher.receive`.
     var reply: Dispatcher.Reply {
-        { [self] data in
+        { [self] bytes in
+            let data = Data(bytes)  // kept as `Data`, which the tests decode
             received.withLock { $0.append(data) }
             continuation.yield(data)
         }

@@ -46,7 +46,7 @@ struct EventWireTests {
         #expect(try EventWire(event).writtenJSON == expected)
         let anonymous = StoredEvent(id: 1, name: "genres.opened", timestampMillis: 0, userID: nil, params: params)
         let page = try EventPageResult(EventPage(events: [anonymous, event], nextCursor: nil))
-        let json = try #require(try JSONSerialization.jsonObject(with: page.writtenJSON) as? [String: Any])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(page.writtenJSON)) as? [String: Any])
         #expect((json["events"] as? [[String: Any]])?.count == 2)
         #expect(json["nextCursor"] is NSNull)
     }

@@ -30,9 +30,9 @@ private final class ServerHarness: Sendable {
     /// `events.list` as a request gets it.
     func list(_ params: String = #"{"limit":50}"#) async throws -> Data {
         let decoded = try JSONDecoder().decode(EventsList.Params.self, from: Data(params.utf8))
-        return try await EventsList.handle(
+        return Data(try await EventsList.handle(
             decoded, server: context, request: RequestContext(id: nil, method: EventsList.name)
-        ).writtenJSON
+        ).writtenJSON)
     }
 
     /// The same page built from the log without the cache.
@@ -41,7 +41,7 @@ private final class ServerHarness: Sendable {
     {
         let page = try await services.events.list(
             filter, viewer: await services.eventViewer(), limit: limit, after: cursor)
-        return EncodedJSON(try EventPageResult(page)).data
+        return Data(EncodedJSON(try EventPageResult(page)).bytes)
     }
 
     /// Whether the first page (`{"limit":50}`) is kept at the log's current revision.

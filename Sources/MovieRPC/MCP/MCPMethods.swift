@@ -13,7 +13,7 @@ extension MethodList {
         let catalog = LazyToolCatalog(document: contract.minifiedDocument)
         let methods = table  // the movie methods, for tools/call
 
-        table.registerRaw("ping") { _, _ in Data("{}".utf8) }
+        table.registerRaw("ping") { _, _ in Array("{}".utf8) }
 
         table.registerRaw("server/discover") { input, _ in
             let params = try ParamsDecoding.decode(MCPMetaParams.self, from: input, allowed: nil)
@@ -59,7 +59,7 @@ extension MethodList {
             // The arguments are an opaque JSON object here; they are encoded again only so the method's own
             // Params type decodes and checks them exactly as for a direct call.
             let arguments = try ResultEncoding.encode(params.arguments ?? [:])
-            let output: Data
+            let output: [UInt8]
             do {
                 output = try await handler(ParamsInput(paramsObject: arguments), request)
             } catch let error as ResponseError where error.code == .invalidParams {
@@ -84,19 +84,19 @@ struct ToolCallParams: Decodable, Sendable {
 /// Builds `tools/call` results: the method's result as `structuredContent` (its bytes as they are) and a
 /// short text rendering for clients that read only text.
 enum ToolCallResult {
-    static func success(_ result: Data, stateless: Bool) throws -> Data {
-        let text = (try? JSONDecoder().decode(JSONValue.self, from: result)).map(ToolTextRendering.render) ?? ""
-        var out = Data(#"{"content":[{"type":"text","text":"#.utf8)
-        out.append(try ResultEncoding.encode(text))
+    static func success(_ result: [UInt8], stateless: Bool) throws -> [UInt8] {
+        let text = (try? JSONDecoder().decode(JSONValue.self, from: Data(result))).map(ToolTextRendering.render) ?? ""
+        var out = Array(#"{"content":[{"type":"text","text":"#.utf8)
+        out.append(contentsOf: try ResultEncoding.encode(text))
         out.append(contentsOf: #"}],"isError":false,"#.utf8)
         if stateless { out.append(contentsOf: #""resultType":"complete","#.utf8) }
         out.append(contentsOf: #""structuredContent":"#.utf8)
-        out.append(result)
+        out.append(contentsOf: result)
         out.append(UInt8(ascii: "}"))
         return out
     }
 
-    static func failure(_ message: String, stateless: Bool) throws -> Data {
+    static func failure(_ message: String, stateless: Bool) throws -> [UInt8] {
         var result: [String: JSONValue] = [
             "content": [["type": "text", "text": .string(message)]],
             "isError": true,

@@ -9,7 +9,7 @@ protocol WireEncodable: JSONWritable {}
 
 extension WireEncodable {
     public func encode(to encoder: any Encoder) throws {
-        try JSONDecoder().decode(JSONValue.self, from: writtenJSON).encode(to: encoder)
+        try JSONDecoder().decode(JSONValue.self, from: Data(writtenJSON)).encode(to: encoder)
     }
 }
 

@@ -47,19 +47,19 @@ final class EventsListCache: Sendable {
     /// Keeps `json`, read at `revision`, for `key`. Answers at another revision go: revisions never come
     /// back, so they could only be served again after a change that made them wrong.
     func keep(_ json: EncodedJSON, for key: Key, revision: EventRevision) {
-        let size = json.data.count
+        let size = json.bytes.count
         guard size <= Self.maxBytes else { return }
         state.withLock { state in
             if state.entries.values.contains(where: { $0.revision != revision }) {
                 state = State()
             }
             if let old = state.entries.removeValue(forKey: key) {
-                state.bytes -= old.json.data.count
+                state.bytes -= old.json.bytes.count
                 state.order.removeAll { $0 == key }
             }
             while !state.order.isEmpty, state.order.count >= Self.capacity || state.bytes + size > Self.maxBytes {
                 let oldest = state.order.removeFirst()
-                state.bytes -= state.entries.removeValue(forKey: oldest)?.json.data.count ?? 0
+                state.bytes -= state.entries.removeValue(forKey: oldest)?.json.bytes.count ?? 0
             }
             state.entries[key] = Entry(revision: revision, json: json)
             state.order.append(key)

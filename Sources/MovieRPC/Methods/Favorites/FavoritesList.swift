@@ -56,11 +56,11 @@ public struct FavoritesList: MovieMethod {
             }
         }
 
-        public var writtenJSON: Data {
-            if case .written(let json) = self { return json.data }  // served as kept: shared, not copied
+        public var writtenJSON: [UInt8] {
+            if case .written(let json) = self { return json.bytes }  // served as kept: shared, not copied
             var writer = JSONWriter()
             write(to: &writer)
-            return Data(writer.bytes)
+            return writer.bytes
         }
     }
 
