@@ -12,12 +12,25 @@ import Synchronization
 /// that may be partial (the offline index's) are not kept. At most `capacity` entries; a full cache drops
 /// one to take a new one.
 final class EncodedAnswers: Sendable {
+    /// Every parameter that changes an answer's bytes: the catalog request (what its cache key holds) and
+    /// how the answer is shown. Hashed as it is: no key string is built per request.
+    struct Key: Hashable, Sendable {
+        enum Shape: Hashable, Sendable {
+            case genres
+            case page(ImageSizes)
+            case details(ImageSizes, parts: Set<DetailsPart>, region: String?)
+        }
+
+        var request: CatalogRequest
+        var shape: Shape
+    }
+
     private struct Entry: Sendable {
         let stamp: Date
         let members: EncodedJSON
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Mutex<[Key: Entry]>([:])
     let capacity: Int
 
     init(capacity: Int = 256) {
@@ -27,7 +40,7 @@ final class EncodedAnswers: Sendable {
     /// The object `write` fills for the answer `key` (every parameter that changes the bytes) taken from
     /// `sourced`'s copy, from the cache when that copy's were written before.
     func members<Value>(
-        _ key: String, _ sourced: Sourced<Value>, write: (inout JSONWriter) -> Void
+        _ key: Key, _ sourced: Sourced<Value>, write: (inout JSONWriter) -> Void
     ) -> EncodedJSON {
         guard sourced.complete else { return EncodedJSON(object: write) }
         let stamp = sourced.source == .demo ? Date.distantPast : sourced.fetchedAt
@@ -44,7 +57,7 @@ final class EncodedAnswers: Sendable {
 
     /// The members `write` fills, from `answers` under `key` when both are given, else written anew.
     static func members<Value>(
-        in answers: EncodedAnswers?, key: String?, _ sourced: Sourced<Value>, write: (inout JSONWriter) -> Void
+        in answers: EncodedAnswers?, key: Key?, _ sourced: Sourced<Value>, write: (inout JSONWriter) -> Void
     ) -> EncodedJSON {
         guard let answers, let key else { return EncodedJSON(object: write) }
         return answers.members(key, sourced, write: write)

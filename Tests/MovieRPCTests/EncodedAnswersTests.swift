@@ -19,14 +19,14 @@ import Testing
             let sourced = Sourced(value: page, source: source, fetchedAt: CatalogWireTests.fetchedAt, stale: stale)
             let fresh = written(MoviePageResult(sourced, sizes: .default))
             for _ in 0..<2 {
-                #expect(written(MoviePageResult(sourced, sizes: .default, answers: answers, key: "popular?page=2"))
+                #expect(written(MoviePageResult(sourced, sizes: .default, answers: answers, request: .popular(page: 2, language: nil, region: nil)))
                         == fresh)
             }
         }
         #expect(written(MoviePageResult(
             Sourced(value: MoviePage(page: 1, totalPages: 1, totalResults: 0, results: []), source: .cache,
                     fetchedAt: CatalogWireTests.fetchedAt, stale: false),
-            sizes: .default, answers: answers, key: "empty"))
+            sizes: .default, answers: answers, request: .popular(page: 1, language: "empty", region: nil)))
             == #"{"page":1,"totalPages":1,"totalResults":0,"results":[],"source":"cache","fetchedAt":"2026-01-01T00:00:00.000Z","stale":false}"#)
     }
 
@@ -36,11 +36,11 @@ import Testing
                           fetchedAt: CatalogWireTests.fetchedAt, stale: false)
         let new = Sourced(value: [Genre(id: 28, name: "Aktion")], source: .network,
                           fetchedAt: CatalogWireTests.fetchedAt.addingTimeInterval(60), stale: false)
-        #expect(written(GenresList.Result(sourced: old, answers: answers, key: "genres")).contains("Action"))
-        #expect(written(GenresList.Result(sourced: new, answers: answers, key: "genres")).contains("Aktion"))
+        #expect(written(GenresList.Result(sourced: old, answers: answers, request: .genres(language: nil))).contains("Action"))
+        #expect(written(GenresList.Result(sourced: new, answers: answers, request: .genres(language: nil))).contains("Aktion"))
         // The same copy again, read from the cache with its provenance written for this request.
         let again = Sourced(value: new.value, source: .cache, fetchedAt: new.fetchedAt, stale: true)
-        #expect(written(GenresList.Result(sourced: again, answers: answers, key: "genres"))
+        #expect(written(GenresList.Result(sourced: again, answers: answers, request: .genres(language: nil)))
                 == written(GenresList.Result(sourced: again)))
         #expect(answers.count == 1)
     }
@@ -49,11 +49,11 @@ import Testing
         let answers = EncodedAnswers(capacity: 3)
         let partial = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false,
                               complete: false)
-        _ = MoviePageResult(partial, sizes: .default, answers: answers, key: "search?query=x")
+        _ = MoviePageResult(partial, sizes: .default, answers: answers, request: .popular(page: 3, language: "x", region: nil))
         #expect(answers.count == 0)
         for index in 0..<10 {
             let sourced = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false)
-            _ = MoviePageResult(sourced, sizes: .default, answers: answers, key: "popular?page=\(index)")
+            _ = MoviePageResult(sourced, sizes: .default, answers: answers, request: .popular(page: index, language: nil, region: nil))
         }
         #expect(answers.count == 3)
     }
@@ -62,8 +62,8 @@ import Testing
         let answers = EncodedAnswers()
         let sourced = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false)
         let small = ImageSizes(poster: "w92", backdrop: "w300")
-        _ = MoviePageResult(sourced, sizes: .default, answers: answers, key: "popular?page=2")
-        #expect(written(MoviePageResult(sourced, sizes: small, answers: answers, key: "popular?page=2"))
+        _ = MoviePageResult(sourced, sizes: .default, answers: answers, request: .popular(page: 2, language: nil, region: nil))
+        #expect(written(MoviePageResult(sourced, sizes: small, answers: answers, request: .popular(page: 2, language: nil, region: nil)))
                 == written(MoviePageResult(sourced, sizes: small)))
     }
 }

@@ -14,7 +14,8 @@ public actor MovieRepository {
     private let offlineWindow: TimeInterval
     private let now: @Sendable () -> Date
 
-    private var memory: [String: CatalogCache.Entry] = [:]
+    /// Keyed by the request itself: a hit hashes a few fields, and builds no cache-key string.
+    private var memory: [CatalogRequest: CatalogCache.Entry] = [:]
     private let memoryCapacity = 512
     private var inFlight: [String: SharedFetch] = [:]
     private var offlineUntil: Date?
@@ -147,19 +148,19 @@ public actor MovieRepository {
         guard let cache, source.kind != .demo else {
             return Sourced(value: try await fetchFromSource(request), source: source.kind, fetchedAt: now(), stale: false)
         }
-        let key = request.cacheKey
         switch policy {
         case .cacheOnly:
-            guard let entry = try await cached(key, cache) else { throw MovieError.offlineNotCached(request.subject) }
+            guard let entry = try await cached(request, cache) else { throw MovieError.offlineNotCached(request.subject) }
             return answer(entry, request)
         case .cacheFirst:
-            if let entry = try await cached(key, cache), now().timeIntervalSince(entry.fetchedAt) <= request.timeToLive {
+            if let entry = try await cached(request, cache), now().timeIntervalSince(entry.fetchedAt) <= request.timeToLive {
                 return answer(entry, request)
             }
-            return try await networkFirst(request, key: key, cache: cache)
+            return try await networkFirst(request, key: request.cacheKey, cache: cache)
         case .networkFirst:
-            return try await networkFirst(request, key: key, cache: cache)
+            return try await networkFirst(request, key: request.cacheKey, cache: cache)
         case .networkOnly:
+            let key = request.cacheKey
             if isOffline { startProbe(request, key: key, cache: cache) }
             return try await fromNetwork(request, key: key, cache: cache)
         }
@@ -168,7 +169,7 @@ public actor MovieRepository {
     private func networkFirst(_ request: CatalogRequest, key: String, cache: CatalogCache) async throws -> Sourced<CatalogPayload> {
         if isOffline {
             startProbe(request, key: key, cache: cache)
-            guard let entry = try await cached(key, cache) else { throw MovieError.offlineNotCached(request.subject) }
+            guard let entry = try await cached(request, cache) else { throw MovieError.offlineNotCached(request.subject) }
             return answer(entry, request)
         }
         do {
@@ -177,7 +178,7 @@ public actor MovieRepository {
             // Failures the cache can stand in for: offline, upstream 5xx and malformed answers.
             switch error {
             case .offlineNotCached, .upstream:
-                if let entry = try await cached(key, cache) { return answer(entry, request) }
+                if let entry = try await cached(request, cache) { return answer(entry, request) }
                 throw error
             default:
                 throw error
@@ -189,7 +190,7 @@ public actor MovieRepository {
         let payload = try await sharedFetch(request, key: key)
         let fetchedAt = now()
         offlineUntil = nil
-        remember(key, CatalogCache.Entry(payload: payload, fetchedAt: fetchedAt))
+        remember(request, CatalogCache.Entry(payload: payload, fetchedAt: fetchedAt))
         do {
             try await cache.store(key, payload, fetchedAt: fetchedAt)
         } catch {
@@ -320,24 +321,24 @@ public actor MovieRepository {
 
     // MARK: Cache layers
 
-    private func cached(_ key: String, _ cache: CatalogCache) async throws -> CatalogCache.Entry? {
-        if let entry = memory[key] { return entry }
+    private func cached(_ request: CatalogRequest, _ cache: CatalogCache) async throws -> CatalogCache.Entry? {
+        if let entry = memory[request] { return entry }
         let entry: CatalogCache.Entry?
         do {
-            entry = try await cache.load(key)
+            entry = try await cache.load(request.cacheKey)
         } catch {
             StoreLog.warning("Could not read the catalog cache: \(StorageErrors.map(error))")
             return nil
         }
-        if let entry { remember(key, entry) }
+        if let entry { remember(request, entry) }
         return entry
     }
 
-    private func remember(_ key: String, _ entry: CatalogCache.Entry) {
-        if memory.count >= memoryCapacity, memory[key] == nil, let victim = memory.keys.first {
+    private func remember(_ request: CatalogRequest, _ entry: CatalogCache.Entry) {
+        if memory.count >= memoryCapacity, memory[request] == nil, let victim = memory.keys.first {
             memory[victim] = nil
         }
-        memory[key] = entry
+        memory[request] = entry
     }
 
     private func answer(_ entry: CatalogCache.Entry, _ request: CatalogRequest) -> Sourced<CatalogPayload> {

@@ -45,7 +45,7 @@ public struct MovieSummaryWire: WireEncodable, Sendable, Equatable {
 }
 
 /// Poster and backdrop sizes for URLs, checked against TMDB's lists.
-public struct ImageSizes: Sendable, Equatable {
+public struct ImageSizes: Sendable, Hashable {
     public var poster: String
     public var backdrop: String
 
@@ -121,16 +121,16 @@ public struct MoviePageResult: WireEncodable, Sendable {
 
     /// - Parameters:
     ///   - answers: where hot pages' members are kept (see ``EncodedAnswers``); nil writes them anew.
-    ///   - key: the request's cache key, which with `sizes` names every parameter that changes the bytes.
+    ///   - request: the page's request, which with `sizes` names every parameter that changes the bytes.
     init(
         _ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false,
-        answers: EncodedAnswers? = nil, key: String? = nil
+        answers: EncodedAnswers? = nil, request: CatalogRequest? = nil
     ) {
         self.sourced = sourced
         self.sizes = sizes
         self.reportsCompleteness = reportsCompleteness
         members = EncodedAnswers.members(
-            in: answers, key: key.map { "page \($0) \(sizes.poster) \(sizes.backdrop)" }, sourced
+            in: answers, key: request.map { EncodedAnswers.Key(request: $0, shape: .page(sizes)) }, sourced
         ) { writer in Self.writeMembers(sourced.value, sizes: sizes, to: &writer) }
     }
 
@@ -164,7 +164,7 @@ extension ServerContext {
     /// members kept per stored copy under the request's cache key.
     func moviePage(_ request: CatalogRequest, policy: CachePolicy?, sizes: ImageSizes) async throws -> MoviePageResult {
         let sourced = try await services.repository.page(request, policy: policy ?? .networkFirst)
-        return MoviePageResult(sourced, sizes: sizes, answers: encodedAnswers, key: request.cacheKey)
+        return MoviePageResult(sourced, sizes: sizes, answers: encodedAnswers, request: request)
     }
 }
 

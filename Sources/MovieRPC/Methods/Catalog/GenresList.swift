@@ -15,9 +15,10 @@ public struct GenresList: MovieMethod {
         /// `{"genres": […]}`, written once per stored copy when `answers` is given (see ``EncodedAnswers``).
         private let members: EncodedJSON
 
-        init(sourced: Sourced<[Genre]>, answers: EncodedAnswers? = nil, key: String? = nil) {
+        init(sourced: Sourced<[Genre]>, answers: EncodedAnswers? = nil, request: CatalogRequest? = nil) {
             self.sourced = sourced
-            members = EncodedAnswers.members(in: answers, key: key.map { "genres \($0)" }, sourced) { writer in
+            let key = request.map { EncodedAnswers.Key(request: $0, shape: .genres) }
+            members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in
                 writer.key("genres")
                 writer.genres(sourced.value)
             }
@@ -34,6 +35,6 @@ public struct GenresList: MovieMethod {
             language: language, policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.genresOpened)
         return Result(
-            sourced: sourced, answers: server.encodedAnswers, key: CatalogRequest.genres(language: language).cacheKey)
+            sourced: sourced, answers: server.encodedAnswers, request: .genres(language: language))
     }
 }

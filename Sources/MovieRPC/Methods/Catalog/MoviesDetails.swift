@@ -28,18 +28,17 @@ public struct MoviesDetails: MovieMethod {
 
         init(
             sourced: Sourced<MovieDetails>, sizes: ImageSizes, include: Set<DetailsPart> = [], region: String? = nil,
-            answers: EncodedAnswers? = nil, key: String? = nil
+            answers: EncodedAnswers? = nil, request: CatalogRequest? = nil
         ) {
             self.sourced = sourced
             self.sizes = sizes
             self.include = include
             self.region = region
-            let parts = include.map(\.rawValue).sorted().joined(separator: ",")
             let body = DetailsMembers(details: sourced.value, sizes: sizes, include: include, region: region)
-            members = EncodedAnswers.members(
-                in: answers, key: key.map { "details \($0) \(sizes.poster) \(sizes.backdrop) \(parts) \(region ?? "")" },
-                sourced
-            ) { writer in body.write(to: &writer) }
+            let key = request.map {
+                EncodedAnswers.Key(request: $0, shape: .details(sizes, parts: include, region: region))
+            }
+            members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in body.write(to: &writer) }
         }
 
         public func write(to writer: inout JSONWriter) {
@@ -68,7 +67,7 @@ public struct MoviesDetails: MovieMethod {
         await server.services.record(.movieViewed(movieID: movieID))
         return Result(
             sourced: sourced, sizes: sizes, include: include, region: region, answers: server.encodedAnswers,
-            key: catalogRequest.cacheKey)
+            request: catalogRequest)
     }
 }
 
