@@ -401,12 +401,13 @@ public final class Dispatcher: Sendable {
         let sender = notifier.withLock { $0 }
         let context = RequestContext(id: id, method: method, notifier: sender)
         do {
-            guard let handler = entry?.handler else { throw ResponseError.methodNotFound(method) }
+            guard let writeReply = entry?.writeReply else { throw ResponseError.methodNotFound(method) }
             if Task.isCancelled { return (Self.errorResponse(id: id, .cancelled), true) }
             // A handler that stops for a cancellation throws; one that finished anyway (a write already
             // committed) answers with its result, which is then the truth, rather than -32800.
-            let result = try await handler(input, context)
-            return (Self.successResponse(id: id, result: result), false)
+            var reply = try await writeReply(input, context, Self.successResponseStart(id: id))
+            reply.append(UInt8(ascii: "}"))
+            return (reply, false)
         } catch let error as ResponseError {
             return (Self.errorResponse(id: id, error), true)
         } catch {
@@ -479,13 +480,19 @@ public final class Dispatcher: Sendable {
     // MARK: Encoding replies
 
     static func successResponse(id: RequestID?, result: [UInt8]) -> [UInt8] {
+        var out = successResponseStart(id: id, capacity: result.count + 64)
+        out.append(contentsOf: result)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// A success reply up to its result, which the handler appends (then `}` closes it).
+    static func successResponseStart(id: RequestID?, capacity: Int = 1024) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(result.count + 64)  // a large result is copied once, not regrown
+        out.reserveCapacity(capacity)
         out.append(contentsOf: Self.responseStart)
         appendID(id, to: &out)
         out.append(contentsOf: Self.resultMember)
-        out.append(contentsOf: result)
-        out.append(UInt8(ascii: "}"))
         return out
     }
 

@@ -52,8 +52,9 @@ enum JSONStructureScanner {
             // one message, and Foundation and the scanner used to disagree about it.
             return fail("a byte order mark (U+FEFF) is not allowed; send UTF-8 without it", 0)
         }
-        // Open containers, innermost last: `{` or `[`. Its size is the depth, at most `maxDepth`.
-        var open: [UInt8] = []
+        // Open containers, innermost last: true for `{`, false for `[`. Its size is the depth, at most
+        // `maxDepth`.
+        var open = BitStack()
         var expecting = Expecting.value
         var topLevel: UInt8?
         var elements: [Range<Int>] = []
@@ -73,7 +74,7 @@ enum JSONStructureScanner {
             switch expecting {
             case .value, .valueOrEnd:
                 if expecting == .valueOrEnd && byte == UInt8(ascii: "]") {
-                    open.removeLast()
+                    open.pop()
                     index += 1
                     valueEnd = index
                     break
@@ -82,7 +83,7 @@ enum JSONStructureScanner {
                 if open.count == 1 && topLevel == UInt8(ascii: "[") { elementStart = start }
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    open.append(byte)
+                    open.push(byte == UInt8(ascii: "{"))
                     if open.count > maxDepth { return .failure(.tooDeep(limit: maxDepth)) }
                     expecting = byte == UInt8(ascii: "{") ? .keyOrEnd : .valueOrEnd
                     index += 1
@@ -115,7 +116,7 @@ enum JSONStructureScanner {
                 }
             case .keyOrEnd, .key:
                 if expecting == .keyOrEnd && byte == UInt8(ascii: "}") {
-                    open.removeLast()
+                    open.pop()
                     index += 1
                     valueEnd = index
                     break
@@ -131,14 +132,14 @@ enum JSONStructureScanner {
                 index += 1
                 expecting = .value
             case .commaOrEnd:
-                // safe: `.commaOrEnd` is only set while a container is open.
-                let container = open[open.count - 1]
-                let closer = container == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                // `.commaOrEnd` is only set while a container is open.
+                let inObject = open.top
+                let closer = inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if byte == UInt8(ascii: ",") {
                     index += 1
-                    expecting = container == UInt8(ascii: "{") ? .key : .value
+                    expecting = inObject ? .key : .value
                 } else if byte == closer {
-                    open.removeLast()
+                    open.pop()
                     index += 1
                     valueEnd = index
                 } else if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") && index > 0

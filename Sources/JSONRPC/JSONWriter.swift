@@ -7,13 +7,8 @@ import Foundation
 /// without a fraction. A unit test holds the two to the same JSON for every type that writes itself.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    /// Open objects and arrays.
-    private var depth = 0
-    /// Per open object or array, whether the next member needs a comma before it: bit `n` for level `n`
-    /// (the outermost is 0), and an array for the levels past 63. Bits, so that a writer allocates nothing
-    /// but its bytes.
-    private var commaBits: UInt64 = 0
-    private var deepCommas: [Bool] = []
+    /// Per open object or array: whether the next member needs a comma before it.
+    private var needsComma = BitStack()
 
     public init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
@@ -161,39 +156,16 @@ public struct JSONWriter {
 
     // MARK: Internals
 
-    private mutating func open(needingComma: Bool) {
-        depth += 1
-        if depth > 64 { deepCommas.append(needingComma) } else { setNeedsComma(needingComma) }
-    }
-
-    private mutating func close() {
-        if depth > 64 { deepCommas.removeLast() }
-        depth -= 1
-    }
-
-    /// Whether the innermost open container's next member needs a comma.
-    private var needsComma: Bool {
-        guard depth > 0 else { return false }
-        guard depth <= 64 else { return deepCommas[deepCommas.count - 1] }
-        return commaBits & (1 << UInt64(depth - 1)) != 0
-    }
-
-    private mutating func setNeedsComma(_ needed: Bool) {
-        guard depth > 0 else { return }
-        guard depth <= 64 else {
-            deepCommas[deepCommas.count - 1] = needed
-            return
-        }
-        let bit: UInt64 = 1 << UInt64(depth - 1)
-        commaBits = needed ? commaBits | bit : commaBits & ~bit
-    }
+    private mutating func open(needingComma: Bool) { needsComma.push(needingComma) }
+    private mutating func close() { needsComma.pop() }
+    private mutating func setNeedsComma(_ needed: Bool) { needsComma.top = needed }
 
     private mutating func separate() {
-        guard depth > 0 else { return }
-        if needsComma {
+        guard !needsComma.isEmpty else { return }
+        if needsComma.top {
             bytes.append(UInt8(ascii: ","))
         } else {
-            setNeedsComma(true)
+            needsComma.top = true
         }
     }
 

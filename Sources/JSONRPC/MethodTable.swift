@@ -57,11 +57,15 @@ public protocol NotificationSending: Sendable {
 public struct MethodTable: Sendable {
     /// Answers a request with its result's JSON.
     public typealias Handler = @Sendable (ParamsInput, RequestContext) async throws -> [UInt8]
+    /// Answers a request by appending its result's JSON to `reply` (the reply's bytes before the result):
+    /// a result is written into the reply itself, not into a buffer of its own that is then copied.
+    /// (`consuming`: the handler appends to the caller's array in place, never to a copy.)
+    typealias ReplyWriter = @Sendable (ParamsInput, RequestContext, consuming [UInt8]) async throws -> [UInt8]
     public typealias NotificationHandler = @Sendable (ParamsInput) -> Void
 
     /// A request method as the dispatcher finds it: one lookup by name per request.
     struct Entry: Sendable {
-        var handler: Handler
+        var writeReply: ReplyWriter
         /// Registered with ``RPCMethod/isControl``.
         var isControl: Bool
     }
@@ -83,15 +87,23 @@ public struct MethodTable: Sendable {
         _ method: M.Type, handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
     ) {
         let allowed = allowedParams[M.name]
-        entries[M.name] = Entry(handler: { input, context in
+        entries[M.name] = Entry(writeReply: { (input, context, reply: consuming [UInt8]) in
             let params = try ParamsDecoding.decode(M.Params.self, from: input, allowed: allowed)
-            return try M.encode(result: try await handler(params, context))
+            let result = try await handler(params, context)
+            var reply = consume reply
+            try M.write(result: result, into: &reply)
+            return reply
         }, isControl: M.isControl)
     }
 
     /// Registers a method whose result is already-encoded JSON (a document served as it is).
     public mutating func registerRaw(_ name: String, handler: @escaping Handler) {
-        entries[name] = Entry(handler: handler, isControl: false)
+        entries[name] = Entry(writeReply: { (input, context, reply: consuming [UInt8]) in
+            let result = try await handler(input, context)
+            var reply = consume reply
+            reply.append(contentsOf: result)
+            return reply
+        }, isControl: false)
     }
 
     /// Registers a notification handler (e.g. `exit`). Notifications are never answered.
@@ -99,7 +111,11 @@ public struct MethodTable: Sendable {
         notificationHandlers[name] = handler
     }
 
-    public func handler(for name: String) -> Handler? { entries[name]?.handler }
+    /// The method's result JSON for these params, on its own (MCP `tools/call` wraps it in its own result).
+    public func handler(for name: String) -> Handler? {
+        guard let writeReply = entries[name]?.writeReply else { return nil }
+        return { input, context in try await writeReply(input, context, []) }
+    }
     func entry(for name: String) -> Entry? { entries[name] }
     func notificationHandler(for name: String) -> NotificationHandler? { notificationHandlers[name] }
 

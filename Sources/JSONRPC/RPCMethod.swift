@@ -18,22 +18,26 @@ public protocol RPCMethod: Sendable {
     /// is over its budget (the client is then not reading anyway).
     /// Only for methods that answer at once from memory. Default false.
     static var isControl: Bool { get }
-    /// The result's JSON, as ``ResultEncoding`` writes it. The way is chosen where the method is declared
-    /// (a result that writes its own JSON, ``JSONWritable``, writes it), not found by a cast on every call.
-    static func encode(result: Result) throws -> [UInt8]
+    /// Appends the result's JSON, as ``ResultEncoding`` writes it, to `bytes` (the reply written so far). The
+    /// way is chosen where the method is declared (a result that writes its own JSON, ``JSONWritable``,
+    /// writes it straight into the reply), not found by a cast on every call.
+    static func write(result: Result, into bytes: inout [UInt8]) throws
 }
 
 extension RPCMethod {
     public static var isControl: Bool { false }
 
-    public static func encode(result: Result) throws -> [UInt8] {
-        try ResultEncoding.encode(result)
+    public static func write(result: Result, into bytes: inout [UInt8]) throws {
+        bytes.append(contentsOf: try ResultEncoding.encode(result))
     }
 }
 
 extension RPCMethod where Result: JSONWritable {
-    public static func encode(result: Result) throws -> [UInt8] {
-        result.writtenJSON
+    public static func write(result: Result, into bytes: inout [UInt8]) throws {
+        var writer = JSONWriter(appendingTo: bytes)
+        bytes = []  // the writer's array is then the only reference: appended in place, not copied
+        result.write(to: &writer)
+        bytes = writer.takeBytes()
     }
 }
 

@@ -25,6 +25,28 @@ struct JSONStructureScannerTests {
         #expect(scan(#"{"a":{"b":[{"c":1}]}}"#, maxDepth: 4) == .success(.object))
     }
 
+    /// Open containers are kept in bits for the first 64 levels and past them in an array: objects and
+    /// arrays alternating 100 deep close right on either side of that line, and a mismatched closer is
+    /// refused at any depth.
+    @Test func containersDeeperThanSixtyFourLevelsCloseRight() {
+        let opening = (0..<100).map { $0 % 2 == 0 ? #"{"k":"# : "[1," }.joined()
+        let closing = (0..<100).reversed().map { $0 % 2 == 0 ? "}" : "]" }.joined()
+        #expect(scan(opening + "2" + closing, maxDepth: 100) == .success(.object))
+        #expect(scan(opening + "2" + closing, maxDepth: 99) == .failure(.tooDeep(limit: 99)))
+        var swapped = Array(closing)
+        swapped[20] = swapped[20] == "}" ? "]" : "}"  // level 80: in the array part
+        guard case .failure(.invalid) = scan(opening + "2" + String(swapped), maxDepth: 100) else {
+            Issue.record("a mismatched closer at level 80 was accepted")
+            return
+        }
+        swapped = Array(closing)
+        swapped[60] = swapped[60] == "}" ? "]" : "}"  // level 40: in the bits
+        guard case .failure(.invalid) = scan(opening + "2" + String(swapped), maxDepth: 100) else {
+            Issue.record("a mismatched closer at level 40 was accepted")
+            return
+        }
+    }
+
     @Test func bracketsInsideStringsDoNotCount() {
         #expect(scan(#"{"a":"[[[[[[{{{{"}"#, maxDepth: 1) == .success(.object))
         #expect(scan(#"{"a":"}"}"#) == .success(.object))
