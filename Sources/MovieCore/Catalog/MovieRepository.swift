@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one shared catalog repository: network first, as the app does it. It asks the source, stores the
 /// answer, and when the network fails answers from the local database, saying so.
@@ -7,7 +8,9 @@ import Foundation
 /// - After a transport failure, calls within `offlineWindow` answer from the cache at once (no waiting
 ///   for another timeout) while one background fetch re-checks the network; `networkFirst` calls already
 ///   waiting for TMDB when it fails are released to the cache too.
-/// - A memory layer in front of SQLite keeps hot cached answers from being decoded again.
+/// - A memory layer in front of SQLite keeps hot cached answers from being decoded again. It is read
+///   without entering the actor: a `cacheFirst` or `cacheOnly` read it can answer (an editor's usual read)
+///   neither waits behind the actor's work nor pays the two hops.
 public actor MovieRepository {
     public let source: any CatalogSource
     private let cache: CatalogCache?
@@ -15,7 +18,7 @@ public actor MovieRepository {
     private let now: @Sendable () -> Date
 
     /// Keyed by the request itself: a hit hashes a few fields, and builds no cache-key string.
-    private var memory: [CatalogRequest: CatalogCache.Entry] = [:]
+    private let memory = Mutex<[CatalogRequest: CatalogCache.Entry]>([:])
     private let memoryCapacity = 512
     private var inFlight: [String: SharedFetch] = [:]
     private var offlineUntil: Date?
@@ -47,34 +50,34 @@ public actor MovieRepository {
 
     // MARK: Typed entry points
 
-    public func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
+    public nonisolated func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
         try await typed(.genres(language: language), policy) { if case .genres(let value) = $0 { value } else { nil } }
     }
 
-    public func page(
+    public nonisolated func page(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<MoviePage> {
         try await typed(request, policy) { if case .page(let value) = $0 { value } else { nil } }
     }
 
-    public func details(
+    public nonisolated func details(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<MovieDetails> {
         try await typed(request, policy) { if case .details(let value) = $0 { value } else { nil } }
     }
 
-    public func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
+    public nonisolated func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
         try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
     }
 
-    public func videos(
+    public nonisolated func videos(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<[Video]> {
         try await typed(request, policy) { if case .videos(let value) = $0 { value } else { nil } }
     }
 
     /// Every country's offers, by ISO 3166-1 code.
-    public func watchProviders(
+    public nonisolated func watchProviders(
         _ movieID: Int, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<[String: WatchOptions]> {
         try await typed(.watchProviders(movieID: movieID), policy) {
@@ -82,28 +85,34 @@ public actor MovieRepository {
         }
     }
 
-    public func movie(
+    public nonisolated func movie(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<MovieSummary> {
         try await typed(request, policy) { if case .movie(let value) = $0 { value } else { nil } }
     }
 
-    public func people(
+    public nonisolated func people(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<PersonPage> {
         try await typed(request, policy) { if case .people(let value) = $0 { value } else { nil } }
     }
 
-    public func person(
+    public nonisolated func person(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<PersonDetails> {
         try await typed(request, policy) { if case .person(let value) = $0 { value } else { nil } }
     }
 
-    private func typed<Value: Sendable>(
+    private nonisolated func typed<Value: Sendable>(
         _ request: CatalogRequest, _ policy: CachePolicy, _ extract: (CatalogPayload) -> Value?
     ) async throws -> Sourced<Value> {
-        try await fetch(request, policy: policy).map { payload in
+        let sourced: Sourced<CatalogPayload>
+        if let remembered = answerFromMemory(request, policy) {
+            sourced = remembered
+        } else {
+            sourced = try await fetch(request, policy: policy)
+        }
+        return try sourced.map { payload in
             guard let value = extract(payload) else {
                 throw MovieError.upstream(httpStatus: 502, retryable: false, message: "Unexpected catalog answer")
             }
@@ -142,6 +151,16 @@ public actor MovieRepository {
     }
 
     // MARK: The policy
+
+    /// `request` answered from the memory layer, when `policy` lets a stored copy answer at once and the
+    /// layer holds one: the answer `fetch` would give, found without entering the actor. Nil otherwise.
+    private nonisolated func answerFromMemory(_ request: CatalogRequest, _ policy: CachePolicy) -> Sourced<CatalogPayload>? {
+        guard cache != nil, source.kind != .demo, policy == .cacheFirst || policy == .cacheOnly,
+            let entry = memory.withLock({ $0[request] })
+        else { return nil }
+        if policy == .cacheFirst, now().timeIntervalSince(entry.fetchedAt) > request.timeToLive { return nil }
+        return answer(entry, request)
+    }
 
     /// Answers `request` under `policy`. Throws `MovieError` or `CancellationError`.
     public func fetch(_ request: CatalogRequest, policy: CachePolicy) async throws -> Sourced<CatalogPayload> {
@@ -322,7 +341,7 @@ public actor MovieRepository {
     // MARK: Cache layers
 
     private func cached(_ request: CatalogRequest, _ cache: CatalogCache) async throws -> CatalogCache.Entry? {
-        if let entry = memory[request] { return entry }
+        if let entry = memory.withLock({ $0[request] }) { return entry }
         let entry: CatalogCache.Entry?
         do {
             entry = try await cache.load(request.cacheKey)
@@ -335,13 +354,15 @@ public actor MovieRepository {
     }
 
     private func remember(_ request: CatalogRequest, _ entry: CatalogCache.Entry) {
-        if memory.count >= memoryCapacity, memory[request] == nil, let victim = memory.keys.first {
-            memory[victim] = nil
+        memory.withLock { memory in
+            if memory.count >= memoryCapacity, memory[request] == nil, let victim = memory.keys.first {
+                memory[victim] = nil
+            }
+            memory[request] = entry
         }
-        memory[request] = entry
     }
 
-    private func answer(_ entry: CatalogCache.Entry, _ request: CatalogRequest) -> Sourced<CatalogPayload> {
+    private nonisolated func answer(_ entry: CatalogCache.Entry, _ request: CatalogRequest) -> Sourced<CatalogPayload> {
         let age = now().timeIntervalSince(entry.fetchedAt)
         return Sourced(value: entry.payload, source: .cache, fetchedAt: entry.fetchedAt, stale: age > request.timeToLive)
     }
