@@ -3,9 +3,11 @@ import Synchronization
 
 /// Turns each incoming frame into handler calls and replies.
 ///
-/// `receive` runs on the reading thread: it classifies the message and spawns one task per request, so a
-/// slow request never holds up the others, and replies may leave out of order. Every request gets
-/// exactly one reply; notifications get none.
+/// `receive` runs on the reading thread: it classifies the message and starts one task per request, so a
+/// slow request never holds up the others, and replies may leave out of order. A request that arrives while
+/// nothing else runs starts on the reading thread itself and leaves it at its first suspension (an answer
+/// from memory then costs no wake-up of another thread); every other one starts on the global executor.
+/// Every request gets exactly one reply; notifications get none.
 public final class Dispatcher: Sendable {
     /// Maps any error a handler throws to what the client sees. The application's one mapping place.
     public typealias ErrorMapper = @Sendable (any Error) -> ResponseError
@@ -329,23 +331,36 @@ public final class Dispatcher: Sendable {
         _ body: @escaping @Sendable () async -> Void
     ) {
         let job = Job(body: body, id: id, token: token, control: control, cost: cost)
-        let startNow = inFlight.withLock { state -> Bool in
+        enum Start { case no, onItsOwn, here }
+        let start = inFlight.withLock { state -> Start in
             state.queuedInputBytes += cost
             if control {
                 state.controlRunning += 1
-                return true
+            } else {
+                guard state.running < limits.maxConcurrentRequests else {
+                    state.waiting.append(job)
+                    return .no
+                }
+                state.running += 1
             }
-            guard state.running < limits.maxConcurrentRequests else {
-                state.waiting.append(job)
-                return false
-            }
-            state.running += 1
-            return true
+            let alone = state.running + state.controlRunning == 1 && state.waiting.isEmpty
+            return alone && cost <= Self.maxCostStartedHere ? .here : .onItsOwn
         }
-        if startNow { start(job) }
+        switch start {
+        case .no: break
+        case .onItsOwn: self.start(job)
+        case .here: self.start(job, here: true)
+        }
     }
 
-    private func start(_ job: Job) {
+    /// The largest request (bytes plus overhead) that may start on the thread that read it: its params are
+    /// decoded there, so this bounds the work that keeps that thread from reading.
+    static let maxCostStartedHere = 64 * 1024
+
+    /// Starts `job`'s task: on the global executor, or `here`, on the calling thread (the reading thread,
+    /// when nothing else runs) until the task's first suspension, after which it goes on in the global
+    /// executor. A request answered from memory then costs no wake-up of another thread.
+    private func start(_ job: Job, here: Bool = false) {
         let operation: @Sendable () async -> Void = { [self] in
             // Cancelled while it waited for a slot: cancelled from its start, whether or not the task is
             // attached yet. (A cancellation between this start and the attaching is seen by `attach`.)
@@ -356,10 +371,12 @@ public final class Dispatcher: Sendable {
             await job.body()
             finished(job)
         }
-        // Every request takes this one path: a task on the global executor. None runs on the reading thread:
-        // a task preferring that thread would take the default actors it calls (SQLite's among them) with it,
-        // and a slow query would stop the reading of control messages.
-        let task = Task.detached(operation: operation)
+        // Every request takes this one path, a task with no executor preference. Started here, it runs on
+        // this thread only until it first suspends: it never takes the reading thread with it (a preference
+        // would, with the default actors it calls), so a slow query never stops the reading of control
+        // messages. A job started from `finished` (another request's end) is never started here, so that a
+        // backlog is never worked through recursively on one stack.
+        let task = here ? Task.immediate(operation: operation) : Task.detached(operation: operation)
         guard let id = job.id else { return }
         inFlight.withLock { state in state.requests[id]?.attach(task, token: job.token) }
     }

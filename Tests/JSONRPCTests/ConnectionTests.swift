@@ -45,19 +45,30 @@ struct ConnectionTests {
         #expect(replies.framingErrors.isEmpty)
     }
 
-    /// No request runs on the reading thread ("movie-rpc stdin"): one path for every method, and the
-    /// reading thread only reads, so control messages are read whatever a handler does.
-    @Test func requestsNeverRunOnTheReadingThread() async throws {
+    /// A request that arrives while nothing else runs starts on the reading thread ("movie-rpc stdin"), so an
+    /// answer from memory costs no wake-up of another thread. At its first suspension it leaves that thread,
+    /// which reads on: a request parked on a gate holds up neither the reading nor the next answers, and
+    /// while it runs, later requests start on threads of their own.
+    @Test func aRequestStartsOnTheReadingThreadAndLeavesItAtItsFirstSuspension() async throws {
         let fixture = DispatcherFixture()
         let server = try PipeServer(dispatcher: fixture.dispatcher)
         defer { server.closeInput() }
         let running = Task { await server.connection.run() }
         var replies = ReplyReader(server.output, framing: NewlineFraming())
-        for id in 1...3 {
+        server.write(#"{"jsonrpc":"2.0","id":1,"method":"thread.name"}"# + "\n")
+        #expect(try await replies.next()?["result"] == "movie-rpc stdin")
+
+        server.write(#"{"jsonrpc":"2.0","id":2,"method":"slow"}"# + "\n")
+        await fixture.slowStarted.wait(for: 1)
+        for id in 3...4 {
             server.write(#"{"jsonrpc":"2.0","id":\#(id),"method":"thread.name"}"# + "\n")
-            let thread = try #require(try await replies.next()?["result"])
-            #expect(thread != "movie-rpc stdin")
+            let reply = try #require(try await replies.next())
+            #expect(reply["id"] == .int(id))
+            #expect(reply["result"] != "movie-rpc stdin")
         }
+        #expect(fixture.slowFinished.count == 0)
+        fixture.gate.open()
+        #expect(try await replies.next() == ["jsonrpc": "2.0", "id": 2, "result": "done"])
         server.closeInput()
         await running.value
         server.closeConnectionEnds()

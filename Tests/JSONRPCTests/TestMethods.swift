@@ -37,7 +37,7 @@ enum TestMethods {
         typealias Result = JSONValue
     }
 
-    /// The name of the thread the handler runs on (never a connection's reading thread).
+    /// The name of the thread the handler runs on.
     struct ThreadName: RPCMethod {
         static let name = "thread.name"
         typealias Params = NoParams
