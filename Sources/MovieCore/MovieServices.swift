@@ -123,13 +123,16 @@ public final class MovieServices: Sendable {
         eventView = Self.eventView(events, scope: configuration.eventsScope, accounts: accounts)
     }
 
-    /// The ids of all the logged-in user's favorites (`loginRequired` when nobody is logged in): the
+    /// The ids of all the logged-in user's favorites (`loginRequired` when nobody is logged in), with the
+    /// user's id and the favorites revision they are at least as new as (nil: nothing can be kept, see
+    /// ``FavoritesStore/revision()``), so that an answer built from them can be kept under both: the
     /// session and the favorites are read together, in one read, and the ids are kept between calls while
     /// the favorites do not change (see `FavoritesStore`).
-    public func currentUserFavoriteIDs() async throws -> Set<Int> {
+    public func currentUserFavoriteIDs() async throws -> (userID: String, revision: Int?, ids: Set<Int>) {
         let favorites = favorites
         return try await accounts.readAsCurrentUser { userID, db in
-            try favorites.favoriteIDs(userID: userID, in: db)
+            let (revision, ids) = try favorites.favoriteIDs(userID: userID, in: db)
+            return (userID, revision, ids)
         }
     }
 

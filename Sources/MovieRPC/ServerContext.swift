@@ -9,6 +9,8 @@ public final class ServerContext: Sendable {
     public let services: MovieServices
     /// Written `favorites.list` answers, checked against the favorites revision on every request.
     let favoritesListCache = FavoritesListCache()
+    /// Written `favorites.contains` answers, checked against the favorites revision on every request.
+    let favoritesContainsCache = FavoritesContainsCache()
     /// Written `events.list` pages, checked against the event log's revision on every request.
     let eventsListCache = EventsListCache()
     /// Hot catalog answers' members, written once per stored copy.

@@ -213,6 +213,39 @@ def test_lists_follow_every_change_whichever_process_makes_it(start, home):
     assert lists() == [{"favorites": []}, {"sections": []}, {"favorites": []}]
 
 
+def test_contains_answers_follow_every_change_whichever_process_makes_it(start, home):
+    """favorites.contains keeps its written answers per question; none may outlive a change by this
+    process, another process on the same data directory, a plain SQL edit, or a change of user."""
+    first = start()
+    first.auth_register("ada@example.com", "pw-ada")
+    first.favorites_add(FIGHT_CLUB)
+    question = [FIGHT_CLUB, FORREST_GUMP, BLACK_PHONE, FIGHT_CLUB]
+
+    def hearts(client=first):
+        return {int(key) for key, value in client.favorites_contains(question)["contains"].items() if value}
+
+    assert hearts() == {FIGHT_CLUB} and hearts() == {FIGHT_CLUB}  # the second one is the kept answer
+    second = start()  # another process: the directory's session logs it in as Ada
+    second.favorites_add(FORREST_GUMP)
+    assert hearts() == {FIGHT_CLUB, FORREST_GUMP}
+    second.favorites_remove(FIGHT_CLUB)
+    assert hearts() == {FORREST_GUMP}
+    connection = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=10)
+    try:
+        with connection:
+            connection.execute("DELETE FROM favorites")
+    finally:
+        connection.close()
+    assert hearts() == set()
+    first.favorites_add(BLACK_PHONE)  # this process's own change
+    assert hearts() == {BLACK_PHONE} and hearts(second) == {BLACK_PHONE}
+    first.auth_logout()
+    first.auth_register("bob@example.com", "pw-bob")
+    assert hearts() == set()
+    first.auth_login("ada@example.com", "pw-ada")
+    assert hearts() == {BLACK_PHONE}
+
+
 def test_a_burst_of_adds_for_uncached_movies_all_succeed(start):
     """300 favorites.add at once, each needing its movie's details from TMDB: the server keeps at most six
     connections to one host (as URLSession did), so a server with a small accept queue (the fake's is 5)

@@ -183,24 +183,25 @@ public struct FavoritesStore: Sendable {
 
     /// Which of `movieIDs` are the user's favorites.
     public func contains(userID: String, movieIDs: [Int]) async throws -> Set<Int> {
-        let ids = try await read { [self] db in try favoriteIDs(userID: userID, in: db) }
+        let ids = try await read { [self] db in try favoriteIDs(userID: userID, in: db).ids }
         return Set(movieIDs.filter { ids.contains($0) })
     }
 
-    /// The ids of all the user's favorites, within a read of the caller's (one that also found the user).
+    /// The ids of all the user's favorites, within a read of the caller's (one that also found the user),
+    /// with the revision they are at least as new as (nil when the counter is gone: keep nothing then).
     ///
     /// They are kept under the favorites revision they were read at, and the revision is read each time
     /// (one row): the same revision means no change by anyone, so asking about a screenful of hearts again
     /// costs one small read instead of a probe per id.
-    func favoriteIDs(userID: String, in db: SQLiteConnection) throws -> Set<Int> {
+    func favoriteIDs(userID: String, in db: SQLiteConnection) throws -> (revision: Int?, ids: Set<Int>) {
         let revision = try Self.revision(db)
-        if let revision, let kept = favoriteIDs.ids(of: userID, at: revision) { return kept }
+        if let revision, let kept = favoriteIDs.ids(of: userID, at: revision) { return (revision, kept) }
         // The revision was read first: a change committed since makes these ids newer than it, never older,
         // so the worst case is reading them once more. Without a counter (edited by hand) nothing is kept.
         let ids = Set(try db.query("SELECT movie_id FROM favorites WHERE user_id = ?", [.text(userID)])
             .map { try $0.int("movie_id") })
         if let revision { favoriteIDs.keep(ids, of: userID, at: revision) }
-        return ids
+        return (revision, ids)
     }
 
     /// Whether `movieID` is one of the user's favorites.

@@ -11,71 +11,89 @@ public struct FavoritesContains: MovieMethod {
     }
 
     public struct Result: WireEncodable, Sendable {
-        /// Each movie asked about once, in the order of its id's text, so that the same set always gives
-        /// the same bytes.
-        private let entries: [Entry]
+        /// The answer's JSON, written when it is made: each movie asked about once, in the order of its id's
+        /// text, so that the same set always gives the same bytes. Kept answers are served as they are
+        /// (``FavoritesContainsCache``).
+        let json: EncodedJSON
 
-        private enum Entry: Sendable {
-            case text(String, Bool)
-            /// A positive id, written as its text.
-            case id(Int, Bool)
-        }
-
-        public var contains: [String: Bool] {
-            Dictionary(entries.map { entry in
-                switch entry {
-                case .text(let id, let isFavorite): (id, isFavorite)
-                case .id(let id, let isFavorite): (String(id), isFavorite)
-                }
-            }, uniquingKeysWith: { first, _ in first })
+        init(json: EncodedJSON) {
+            self.json = json
         }
 
         public init(contains: [String: Bool]) {
-            entries = contains.sorted { $0.key < $1.key }.map { Entry.text($0.key, $0.value) }
+            json = Self.written(contains.sorted { $0.key < $1.key }) { writer, member in
+                writer.member(member.key, member.value)
+            }
         }
 
         /// `movieIDs` are positive (``FavoritesParams/movieIDs(_:)``).
         init(movieIDs: [Int], favorites: Set<Int>) {
-            let ordered = movieIDs.map { (key: Self.textOrder($0), id: $0) }.sorted { $0.key < $1.key }
-            var entries: [Entry] = []
-            entries.reserveCapacity(ordered.count)
-            var previous: Int?
-            for (_, id) in ordered where id != previous {
-                entries.append(.id(id, favorites.contains(id)))
-                previous = id
+            var ordered = movieIDs.map(TextOrder.init)
+            ordered.sort()
+            var previous = 0  // no id: they are positive
+            json = Self.written(ordered) { writer, order in
+                guard order.id != previous else { return }  // a repeated id, answered once
+                previous = order.id
+                writer.key(order.id)
+                writer.value(favorites.contains(order.id))
             }
-            self.entries = entries
         }
 
-        /// A key that orders positive integers as their decimal texts order ("1000" before "13"): the
-        /// digits left-aligned in 19 places, then the shorter text first. Sorting the texts themselves
-        /// was a twentieth of the call.
-        static func textOrder(_ id: Int) -> (UInt64, Int) {
-            let value = UInt64(id.magnitude)
-            var digits = 1
-            while digits < 19, value >= powersOfTen[digits] { digits += 1 }
-            return (value * powersOfTen[19 - digits], digits)
+        /// `{"contains": {…}}` with the members `member` writes for each of `members`.
+        private static func written<Members: Sequence>(
+            _ members: Members, _ member: (inout JSONWriter, Members.Element) -> Void
+        ) -> EncodedJSON {
+            EncodedJSON(object: { writer in
+                writer.key("contains")
+                writer.object { writer in
+                    for element in members { member(&writer, element) }
+                }
+            })
         }
 
-        private static let powersOfTen: [UInt64] = (0...19).map { power in
-            (0..<power).reduce(UInt64(1)) { product, _ in product * 10 }
+        /// A positive integer's place in the order of decimal texts ("1000" before "13"): its digits
+        /// left-aligned in 19 places, then the shorter text first. Sorting the texts themselves was a
+        /// twentieth of the call; this key takes five comparisons and no table (a static one cost a
+        /// once-check per id).
+        struct TextOrder: Comparable {
+            var aligned: UInt64
+            var digits: Int
+            var id: Int
+
+            init(_ id: Int) {
+                self.id = id
+                var aligned = UInt64(id.magnitude)
+                var digits = 19
+                guard aligned > 0 else {
+                    self.aligned = 0
+                    self.digits = 1
+                    return
+                }
+                // Multiplied up to 19 digits ([10^18, 10^19)) by 10^16, 10^8, 10^4, 10^2, 10^1 as each fits:
+                // the missing digits' count, taken in binary.
+                if aligned < 1_000 { aligned *= 10_000_000_000_000_000; digits -= 16 }
+                if aligned < 100_000_000_000 { aligned *= 100_000_000; digits -= 8 }
+                if aligned < 1_000_000_000_000_000 { aligned *= 10_000; digits -= 4 }
+                if aligned < 100_000_000_000_000_000 { aligned *= 100; digits -= 2 }
+                if aligned < 1_000_000_000_000_000_000 { aligned *= 10; digits -= 1 }
+                self.aligned = aligned
+                self.digits = digits
+            }
+
+            static func < (lhs: Self, rhs: Self) -> Bool {
+                (lhs.aligned, lhs.digits) < (rhs.aligned, rhs.digits)
+            }
+
+            static func == (lhs: Self, rhs: Self) -> Bool {
+                lhs.aligned == rhs.aligned && lhs.digits == rhs.digits
+            }
         }
 
         public func write(to writer: inout JSONWriter) {
-            writer.object { writer in
-                writer.key("contains")
-                writer.object { writer in
-                    for entry in entries {
-                        switch entry {
-                        case .text(let id, let isFavorite): writer.member(id, isFavorite)
-                        case .id(let id, let isFavorite):
-                            writer.key(id)
-                            writer.value(isFavorite)
-                        }
-                    }
-                }
-            }
+            writer.value(json)
         }
+
+        public var writtenJSON: [UInt8] { json.bytes }  // shared, not copied
     }
 
     public static func handle(
@@ -83,8 +101,15 @@ public struct FavoritesContains: MovieMethod {
     ) async throws -> Result {
         let ids = try FavoritesParams.movieIDs(params.movieIds)
         // The session and the favorites' ids in one read; a pull that is due starts after it, in the background.
-        let favorites = try await server.services.currentUserFavoriteIDs()
+        let (userID, revision, favorites) = try await server.services.currentUserFavoriteIDs()
         await server.services.sync?.pullIfStale()
-        return Result(movieIDs: ids, favorites: favorites)
+        let cache = server.favoritesContainsCache
+        if let revision, let json = cache.answer(userID: userID, revision: revision, movieIDs: ids) {
+            return Result(json: json)
+        }
+        let result = Result(movieIDs: ids, favorites: favorites)
+        // Without a revision (the counter gone) nothing can be known to be unchanged: nothing is kept.
+        if let revision { cache.keep(result.json, userID: userID, revision: revision, movieIDs: ids) }
+        return result
     }
 }
