@@ -20,7 +20,7 @@ public struct NewlineFraming: MessageFraming {
 
     public mutating func next() -> FrameEvent? {
         while true {
-            guard let newline = buffer.firstIndex(of: [UInt8(ascii: "\n")], from: scanned) else {
+            guard let newline = buffer.firstIndex(of: UInt8(ascii: "\n"), from: scanned) else {
                 scanned = buffer.count
                 if discarding {
                     buffer.consume(buffer.count)

@@ -100,7 +100,17 @@ enum ParamsValue {
             if cursor.take(UInt8(ascii: "]")) { return .array(elements) }
             repeat {
                 cursor.skipWhitespace()
-                elements.append(try parseValue(&cursor))
+                // A list of ids is the common array: its plain integers are read here, without the call
+                // and dispatch of `parseValue` per element.
+                let start = cursor.offset
+                if let byte = cursor.peek, byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "1") && byte <= UInt8(ascii: "9")),
+                    let integer = plainInteger(&cursor)
+                {
+                    elements.append(.integer(integer))
+                } else {
+                    cursor.offset = start
+                    elements.append(try parseValue(&cursor))
+                }
                 cursor.skipWhitespace()
             } while cursor.take(UInt8(ascii: ","))
             guard cursor.take(UInt8(ascii: "]")) else { throw notJSON }
@@ -258,20 +268,27 @@ private struct ParamNode {
     /// read directly, as `JSONDecoder` reads them, with the same errors: going through their `init(from:)`
     /// would box a container for every element.
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if T.self == Int.self, let value = try integer(Int.self) as? T { return value }
-        if T.self == String.self, let value = try string() as? T { return value }
-        if T.self == Bool.self, let value = try bool() as? T { return value }
-        if T.self == Double.self, let value = try floatingPoint(Double.self) as? T { return value }
-        if T.self == Int64.self, let value = try integer(Int64.self) as? T { return value }
-        // Lists of ids: each element read as above, at its own path, without a container per element.
+        // Each type checked by comparing metatypes and handed back by a bit cast: `value as? T` was a
+        // runtime cast per element (for an array, one that looked at every element again).
+        // safe: each `unsafeBitCast` below converts a value to `T` only where `T` is that value's type.
+        if T.self == Int.self { return unsafeBitCast(try integer(Int.self), to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try string(), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try bool(), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try floatingPoint(Double.self), to: T.self) }
+        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self), to: T.self) }
+        // Lists of ids: plain integers taken as they were parsed; any other element read as above, at its
+        // own path, without a container per element.
         if T.self == [Int].self, case .array(let elements) = value {
-            let path = codingPath
             var ints: [Int] = []
             ints.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                ints.append(try ParamNode(value: element, parentPath: path, last: .index(index)).integer(Int.self))
+                if case .integer(let int) = element {
+                    ints.append(int)
+                } else {
+                    ints.append(try ParamNode(value: element, parentPath: codingPath, last: .index(index)).integer(Int.self))
+                }
             }
-            if let value = ints as? T { return value }
+            return unsafeBitCast(ints, to: T.self)
         }
         return try T(from: ParamsDecoder(value, codingPath: codingPath))
     }
