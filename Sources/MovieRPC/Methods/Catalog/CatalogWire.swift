@@ -112,10 +112,12 @@ enum CatalogParams {
 
 /// A page of movies with where it came from.
 public struct MoviePageResult: WireEncodable, Sendable {
-    public var sourced: Sourced<MoviePage>
-    public var sizes: ImageSizes
-    /// Search answers say whether they hold all TMDB has (`complete: false` from the local index).
-    var reportsCompleteness = false
+    /// Where the page came from, and whether it holds all TMDB has (`complete: false` from the local
+    /// index): all a request writes after the kept members, so the page itself is not held here.
+    private let provenance: Provenance
+    private let complete: Bool
+    /// Search answers say whether they hold all TMDB has.
+    private let reportsCompleteness: Bool
     /// The page's own members (`page` … `dates`), written once per stored copy when `answers` is given.
     private let members: EncodedJSON
 
@@ -126,8 +128,8 @@ public struct MoviePageResult: WireEncodable, Sendable {
         _ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false,
         answers: EncodedAnswers? = nil, request: CatalogRequest? = nil
     ) {
-        self.sourced = sourced
-        self.sizes = sizes
+        provenance = Provenance(sourced)
+        complete = sourced.complete
         self.reportsCompleteness = reportsCompleteness
         members = EncodedAnswers.members(
             in: answers, key: request.map { EncodedAnswers.Key(request: $0, shape: .page(sizes)) }, sourced
@@ -136,8 +138,8 @@ public struct MoviePageResult: WireEncodable, Sendable {
 
     public func write(to writer: inout JSONWriter) {
         writer.object(extending: members) { writer in
-            writer.provenance(sourced)
-            if reportsCompleteness { writer.member("complete", sourced.complete) }
+            writer.provenance(provenance)
+            if reportsCompleteness { writer.member("complete", complete) }
         }
     }
 

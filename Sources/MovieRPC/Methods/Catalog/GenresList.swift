@@ -11,12 +11,12 @@ public struct GenresList: MovieMethod {
     }
 
     public struct Result: WireEncodable, Sendable {
-        public var sourced: Sourced<[Genre]>
+        private let provenance: Provenance
         /// `{"genres": […]}`, written once per stored copy when `answers` is given (see ``EncodedAnswers``).
         private let members: EncodedJSON
 
         init(sourced: Sourced<[Genre]>, answers: EncodedAnswers? = nil, request: CatalogRequest? = nil) {
-            self.sourced = sourced
+            provenance = Provenance(sourced)
             let key = request.map { EncodedAnswers.Key(request: $0, shape: .genres) }
             members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in
                 writer.key("genres")
@@ -25,7 +25,7 @@ public struct GenresList: MovieMethod {
         }
 
         public func write(to writer: inout JSONWriter) {
-            writer.object(extending: members) { writer in writer.provenance(sourced) }
+            writer.object(extending: members) { writer in writer.provenance(provenance) }
         }
     }
 

@@ -19,30 +19,28 @@ public struct MoviesDetails: MovieMethod {
 
     /// The summary's members and the details' members side by side in one object.
     public struct Result: WireEncodable, Sendable {
-        public var sourced: Sourced<MovieDetails>
-        public var sizes: ImageSizes
-        var include: Set<DetailsPart> = []
-        var region: String?
-        /// Every member but the provenance, written once per stored copy when `answers` is given.
+        /// Every member but the provenance, written once per stored copy when `answers` is given, and
+        /// where the answer came from: all a request writes, so the details are not held (or copied) here.
         private let members: EncodedJSON
+        private let provenance: Provenance
 
         init(
             sourced: Sourced<MovieDetails>, sizes: ImageSizes, include: Set<DetailsPart> = [], region: String? = nil,
             answers: EncodedAnswers? = nil, request: CatalogRequest? = nil
         ) {
-            self.sourced = sourced
-            self.sizes = sizes
-            self.include = include
-            self.region = region
-            let body = DetailsMembers(details: sourced.value, sizes: sizes, include: include, region: region)
+            provenance = Provenance(sourced)
             let key = request.map {
                 EncodedAnswers.Key(request: $0, shape: .details(sizes, parts: include, region: region))
             }
-            members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in body.write(to: &writer) }
+            // The members are made only when they are written (a kept answer needs no copy of the details).
+            members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in
+                DetailsMembers(details: sourced.value, sizes: sizes, include: include, region: region)
+                    .write(to: &writer)
+            }
         }
 
         public func write(to writer: inout JSONWriter) {
-            writer.object(extending: members) { writer in writer.provenance(sourced) }
+            writer.object(extending: members) { writer in writer.provenance(provenance) }
         }
     }
 

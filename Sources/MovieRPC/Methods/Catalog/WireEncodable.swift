@@ -13,12 +13,30 @@ extension WireEncodable {
     }
 }
 
+/// Where a catalog answer came from, apart from the answer: what a result whose members are kept
+/// (``EncodedAnswers``) writes per request, so it need not hold (and copy) the answer itself.
+struct Provenance: Sendable {
+    var source: CatalogSourceKind
+    var fetchedAt: Date
+    var stale: Bool
+
+    init<Value>(_ sourced: Sourced<Value>) {
+        source = sourced.source
+        fetchedAt = sourced.fetchedAt
+        stale = sourced.stale
+    }
+}
+
 extension JSONWriter {
     /// `{"source", "fetchedAt", "stale"}` members: where a catalog answer came from.
     mutating func provenance<Value>(_ sourced: Sourced<Value>) {
-        member("source", sourced.source.rawValue)
-        member("fetchedAt", Timestamp.string(sourced.fetchedAt))
-        member("stale", sourced.stale)
+        provenance(Provenance(sourced))
+    }
+
+    mutating func provenance(_ provenance: Provenance) {
+        member("source", provenance.source.rawValue)
+        member("fetchedAt", Timestamp.string(provenance.fetchedAt))
+        member("stale", provenance.stale)
     }
 
     mutating func genres(_ genres: [Genre]) {
