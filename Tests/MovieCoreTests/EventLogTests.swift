@@ -878,6 +878,13 @@ struct StoredParamsTests {
             #expect(StoredEvent.canonicalJSON(params) == expected, "\(params)")
         }
     }
+
+    @Test("the search text of an event without params is its name lowercased, whatever the name")
+    func searchTextOfANameAlone() {
+        for name in ["genres.list", "movies.details", "Genres.List", "ÉCLAIR", "éclair", "a b_c-9", "İx", "ΣΑΣ"] {
+            #expect(EventSearchText.make(name: name, params: [:]) == name.lowercased(), "\(name)")
+        }
+    }
 }
 
 @Suite("Event log revision")

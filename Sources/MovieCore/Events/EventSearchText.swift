@@ -18,6 +18,10 @@ enum EventSearchText {
 
     /// The `search` column of an event.
     static func make(name: String, params: [String: EventValue]) -> String {
+        // Most recorded events have no params and a lowercase ASCII name: the name is the text as it is.
+        if params.isEmpty, isLowercaseASCII(name) {
+            return name
+        }
         var parts = [name]
         for key in params.keys.sorted() {
             guard let value = params[key] else { continue }
@@ -30,6 +34,14 @@ enum EventSearchText {
             }
         }
         return parts.joined(separator: separator).lowercased()
+    }
+
+    /// Whether `text` is ASCII without capitals, so that lowercasing leaves it as it is.
+    private static func isLowercaseASCII(_ text: String) -> Bool {
+        // The bytes in place (a native string's, or a small one's copy): the view's iterator is slower.
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+        } ?? false  // Not contiguous (bridged): lowercased as any other.
     }
 
     private static func text(_ scalar: EventScalar) -> String {

@@ -61,6 +61,7 @@ public struct StoredEvent: Sendable, Equatable {
     /// under keys that need no escaping (`{}`, `{"movieId":550}`, `{"page":2}`). Recording an event ran
     /// `JSONEncoder` for these on every call (4 % of a cached `genres.list`); anything else takes it still.
     private static func plainJSON(_ params: [String: EventValue]) -> String? {
+        if params.isEmpty { return "{}" }
         var text = "{"
         for key in params.keys.sorted() {
             guard case .int(let value)? = params[key], !key.isEmpty,
