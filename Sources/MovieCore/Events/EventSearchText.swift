@@ -8,7 +8,8 @@
 /// characters.
 ///
 /// Each event stores this as one lowercased `search` column: the name and the values, separated by
-/// U+001F (which queries may not contain, so no match spans two values).
+/// U+001F (which queries may not contain, so no match spans two values; names may not contain it either).
+/// The trigram index holds the values part alone; the events whose name matches are found by name.
 enum EventSearchText {
     static let separator = "\u{1F}"
     /// Queries shorter than this (in Unicode scalars) cannot use the trigram index.
@@ -50,6 +51,18 @@ enum EventSearchText {
         case .double(let number): return String(number)
         case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
+        }
+    }
+
+    /// Whether the search text of `name` (the name part of the `search` column) contains `needle`, as
+    /// `instr` finds it: the UTF-8 bytes in order, not Swift's comparison of characters.
+    static func nameText(_ name: String, contains needle: String) -> Bool {
+        let text = Array(make(name: name, params: [:]).utf8)
+        let wanted = Array(needle.utf8)
+        guard !wanted.isEmpty else { return true }
+        guard text.count >= wanted.count else { return false }
+        return (0...(text.count - wanted.count)).contains { start in
+            text[start..<(start + wanted.count)].elementsEqual(wanted)
         }
     }
 
