@@ -6,7 +6,8 @@ import Testing
         let connection = try SQLiteConnection(path: ":memory:")
         try connection.execute("CREATE TABLE t(a, b, c, d)")
         var values = BorrowedBindings()
-        for row in [("", nil, Int64(-7), "naïve ✓"), ("x", "y", Int64.max, "")] as [(String, String?, Int64, String)] {
+        let samples: [(String, String?, Int64, String)] = [("", nil, -7, "naïve ✓"), ("x", "y", .max, "")]
+        for row in samples {
             values.append(row.0)
             values.append(row.1)
             values.append(row.2)

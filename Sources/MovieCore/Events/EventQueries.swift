@@ -55,9 +55,10 @@ enum EventQueries {
     }
 
     /// Adds the events above the search index's watermark to the index and moves the watermark to the
-    /// newest event, when at least `minimum` ids lie above it; returns how many events were indexed, and
-    /// how many ids stay above the watermark. Call inside a write transaction: another connection then
-    /// neither indexes the same rows nor sees the watermark move without them.
+    /// newest event, when at least `minimum` ids lie above it; returns how many events were indexed (those
+    /// with values: since migration v7 the index holds nothing else), and how many ids stay above the
+    /// watermark. Call inside a write transaction: another connection then neither indexes the same rows
+    /// nor sees the watermark move without them.
     @discardableResult
     static func indexSearchTail(atLeast minimum: Int, _ db: SQLiteConnection) throws -> (indexed: Int, left: Int) {
         guard let row = try db.queryOne(
@@ -70,7 +71,8 @@ enum EventQueries {
         guard lag > 0, lag >= minimum else { return (0, max(0, lag)) }
         // Only the events with values, and only their values (migration v7).
         try db.run(
-            "INSERT INTO events_fts (rowid, search) SELECT id, search FROM events_search_values WHERE id > ? AND id <= ?",
+            "INSERT INTO events_fts (rowid, search) "
+                + "SELECT id, search FROM events_search_values WHERE id > ? AND id <= ?",
             [.integer(through), .integer(newest)])
         let indexed = db.changes
         try db.run("UPDATE event_search_indexed SET through = ? WHERE id = 1", [.integer(newest)])
@@ -318,7 +320,8 @@ enum EventQueries {
             """
         var arguments: [SQLiteValue] = [.text(expression), capped, capped]
         if !names.isEmpty {
-            sql += "\n    + (SELECT count(*) FROM (SELECT id FROM events WHERE name IN (\(placeholders(names.count))) LIMIT ?))"
+            sql += "\n    + (SELECT count(*) FROM (SELECT id FROM events "
+                + "WHERE name IN (\(placeholders(names.count))) LIMIT ?))"
             arguments += names.map(SQLiteValue.text) + [capped]
         }
         return try db.scalarInt(sql, arguments) ?? 0
