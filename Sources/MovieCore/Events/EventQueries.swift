@@ -320,8 +320,8 @@ enum EventQueries {
             """
         var arguments: [SQLiteValue] = [.text(expression), capped, capped]
         if !names.isEmpty {
-            sql += "\n    + (SELECT count(*) FROM (SELECT id FROM events "
-                + "WHERE name IN (\(placeholders(names.count))) LIMIT ?))"
+            sql += "\n    + (SELECT count(*) FROM (SELECT id FROM events WHERE name IN ("
+                + placeholders(names.count) + ") LIMIT ?))"
             arguments += names.map(SQLiteValue.text) + [capped]
         }
         return try db.scalarInt(sql, arguments) ?? 0
@@ -355,9 +355,10 @@ enum EventQueries {
 
     /// `SELECT id FROM events WHERE name IN (?, …) UNION ALL ` for `count` names; empty for none.
     private static func namesFragment(_ count: Int) -> String {
-        count == 0 ? "" : "SELECT id FROM events WHERE name IN (\(placeholders(count))) UNION ALL "
+        count == 0 ? "" : "SELECT id FROM events WHERE name IN (" + placeholders(count) + ") UNION ALL "
     }
 
+    /// `?, ?, …`: one bound parameter per value.
     private static func placeholders(_ count: Int) -> String {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
