@@ -19,22 +19,33 @@ enum EventSearchText {
 
     /// The `search` column of an event.
     static func make(name: String, params: [String: EventValue]) -> String {
-        // Most recorded events have no params and a lowercase ASCII name: the name is the text as it is.
-        if params.isEmpty, isLowercaseASCII(name) {
-            return name
-        }
-        var parts = [name]
-        for key in params.keys.sorted() {
-            guard let value = params[key] else { continue }
+        guard !params.isEmpty else { return isLowercaseASCII(name) ? name : name.lowercased() }
+        var joined = name
+        joined.reserveCapacity(name.utf8.count + 24 * params.count)
+        for (_, value) in params.sorted(by: { $0.key < $1.key }) {
             switch value {
-            case .int(let number): parts.append(String(number))
-            case .double(let number): parts.append(String(number))
-            case .string(let text): parts.append(text)
-            case .bool(let flag): parts.append(flag ? "true" : "false")
-            case .array(let elements): parts += elements.map(text)
+            case .array(let elements):
+                for element in elements {
+                    joined += separator
+                    joined += text(element)
+                }
+            case .int(let number):
+                joined += separator
+                joined += String(number)
+            case .double(let number):
+                joined += separator
+                joined += String(number)
+            case .string(let text):
+                joined += separator
+                joined += text
+            case .bool(let flag):
+                joined += separator
+                joined += flag ? "true" : "false"
             }
         }
-        return parts.joined(separator: separator).lowercased()
+        // What the server records is lowercase ASCII (`genres.opened`, `movie.viewed` and a number): kept as
+        // it is, without the copy that lowercasing makes.
+        return isLowercaseASCII(joined) ? joined : joined.lowercased()
     }
 
     /// Whether `text` is ASCII without capitals, so that lowercasing leaves it as it is.
