@@ -308,7 +308,8 @@ def fill_events(database: pathlib.Path, count: int) -> None:
             name = names[rng.randrange(len(names))]
             value = rng.randrange(1_000_000)
             params = json.dumps({"movieId": value}) if name.startswith(("movie", "favorite")) else "{}"
-            search = f"{name} {value}" if params != "{}" else name
+            # As EventSearchText writes it: the name, then each value after U+001F.
+            search = f"{name}\x1f{value}" if params != "{}" else name
             rows.append((name, base + i * 10, "u-bench" if i % 3 else None, params, search.lower()))
             if len(rows) == 50_000:
                 db.executemany("INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, ?, ?, ?)", rows)
@@ -317,6 +318,7 @@ def fill_events(database: pathlib.Path, count: int) -> None:
             db.executemany("INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, ?, ?, ?)", rows)
         db.executescript("""
             INSERT INTO events_fts (events_fts) VALUES ('rebuild');
+            UPDATE event_search_indexed SET through = (SELECT coalesce(max(id), 0) FROM events) WHERE id = 1;
             UPDATE event_totals SET total = (SELECT count(*) FROM events) WHERE id = 1;
             DELETE FROM event_usage;
             INSERT INTO event_usage (user_key, name, count)

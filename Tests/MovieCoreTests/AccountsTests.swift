@@ -423,4 +423,26 @@ func movieError(_ body: () async throws -> Void) async -> MovieError? {
         #expect(try await accounts.currentUser() == nil)
         #expect(await accounts.currentUserID() == nil)
     }
+
+    // MARK: The user recorded events are attributed to
+
+    @Test func recordingsThatMissTheCachedUserTogetherShareTheSessionRead() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let accounts = harness.service()  // A fresh cache, as after its lifetime.
+        let seen = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<32 { group.addTask { await accounts.currentUserIDForRecording() } }
+            return await group.reduce(into: [String?]()) { $0.append($1) }
+        }
+        #expect(seen == Array(repeating: ada.id, count: 32))
+        // The first read, and at most one more for the calls that arrived while it ran; then the cache.
+        #expect(accounts.recordingSessionReads <= 2)
+        #expect(await accounts.currentUserIDForRecording() == ada.id)
+        #expect(accounts.recordingSessionReads <= 2)
+    }
+
+    @Test func nobodyLoggedInIsCachedForRecordingToo() async throws {
+        #expect(await accounts.currentUserIDForRecording() == nil)
+        #expect(await accounts.currentUserIDForRecording() == nil)
+        #expect(accounts.recordingSessionReads == 1)
+    }
 }

@@ -854,10 +854,12 @@ struct EventLogBatchedInsertMigrationTests {
             EventStats.Count(name: "genres.opened", count: 300), EventStats.Count(name: "movie.viewed", count: 300)])
         let adas = try await log.stats(viewer: .user("ada"))
         #expect(adas.counts.map(\.count).reduce(0, +) == 200 + 200)  // ada's own and the anonymous ones
+        // The index holds the values (migration v7): each event's `n`.
         let rows = try await fixture.store.database.read { db in
-            try db.scalarInt("SELECT count(*) FROM events_fts WHERE events_fts MATCH '\"vie\"'") ?? -1
+            try db.scalarInt("SELECT count(*) FROM events_fts WHERE events_fts MATCH '\"159\"'") ?? -1
         }
-        #expect(rows == 300)
+        #expect(rows == 1)
+        try await expectIndexMatchesEvents(fixture.store.database)
     }
 }
 
@@ -876,6 +878,13 @@ struct StoredParamsTests {
         for params in samples {
             let expected = String(decoding: try encoder.encode(params), as: UTF8.self)
             #expect(StoredEvent.canonicalJSON(params) == expected, "\(params)")
+        }
+    }
+
+    @Test("the search text of an event without params is its name lowercased, whatever the name")
+    func searchTextOfANameAlone() {
+        for name in ["genres.list", "movies.details", "Genres.List", "ÉCLAIR", "éclair", "a b_c-9", "İx", "ΣΑΣ"] {
+            #expect(EventSearchText.make(name: name, params: [:]) == name.lowercased(), "\(name)")
         }
     }
 }
@@ -1102,8 +1111,19 @@ struct EventSearchWatermarkTests {
                 stored.append((base + Int64(index), event.name, event.params))
             }
             try await fixture.log.flush()
-            stored.removeFirst(100)  // pruned beyond maxEvents
             let database = fixture.store.database
+            // Batches end where scheduling puts them, and the last one may have indexed everything: events
+            // written one by one then leave a tail of at least seven, so that one seventh id lies above it.
+            var index = 1200
+            while try await newestID(database) - watermark(database) < 7 {
+                let event = searchFixture(index)
+                await fixture.log.record(
+                    name: event.name, params: event.params, userID: nil, timestampMillis: base + Int64(index))
+                stored.append((base + Int64(index), event.name, event.params))
+                try await fixture.log.flush()
+                index += 1
+            }
+            stored.removeFirst(stored.count - 1100)  // pruned beyond maxEvents
             let through = try await watermark(database)
             let newest = try await newestID(database)
             #expect(through > 0 && through < newest)
@@ -1288,6 +1308,65 @@ struct EventLogAscendingIndexTests {
         #expect(try await allEvents(log, limit: 7) == before)
         #expect(try await allEvents(log, limit: 5, filter: EventFilter(name: "genre.opened")) == beforeByName)
         #expect(before.count == 120)
+        await log.close()
+    }
+}
+
+@Suite("Event log schema v7")
+struct EventLogSearchValuesMigrationTests {
+    @Test("a database from before migration v7 keeps every search exact, its index holding the values alone")
+    func upgradedDatabaseSearchesAlike() async throws {
+        let fixture = try EventLogFixture()
+        let (directory, old) = try fixture.olderDatabase(eventSteps: 6)
+        // As version 6 wrote and indexed events (names and values), with a tail above the watermark.
+        var stored: [(ts: Int64, name: String, params: [String: EventValue])] = []
+        for index in 0..<120 {
+            let event = index % 5 == 0 ? (name: "Genres.List", params: [:]) : searchFixture(index)
+            stored.append((base + Int64(index), event.name, event.params))
+        }
+        let rows = stored
+        let oldThrough: Int64 = 90
+        try await old.write { db in
+            for row in rows {
+                try db.run(
+                    "INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, NULL, ?, ?)",
+                    [.text(row.name), .integer(row.ts), .text(StoredEvent.canonicalJSON(row.params) ?? "{}"),
+                     .text(EventSearchText.make(name: row.name, params: row.params))])
+            }
+            try db.run("INSERT INTO events_fts (rowid, search) SELECT id, search FROM events WHERE id <= ?",
+                       [.integer(oldThrough)])
+            try db.run("UPDATE event_search_indexed SET through = ? WHERE id = 1", [.integer(oldThrough)])
+        }
+        try await old.close()
+
+        let store = try MovieStore(directory: directory)
+        // The index path whenever a query can take it: no scan budget, room for every candidate.
+        let log = EventLog(
+            database: store.database,
+            configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 1_000_000),
+            searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+        #expect(try await watermark(store.database) == oldThrough)
+        let queries = fixtureQueries + ["genres", "S.LI", "list", "movie.v"]
+        for query in queries {
+            let got = try await allMatches(log, query, limit: 13)
+            #expect(got.map(\.timestampMillis) == expectedMatches(query, stored), "\(query)")
+        }
+        // Events without values are not in the index; the name is not either.
+        let indexed = try await store.database.read { db in
+            try db.scalarInt("SELECT count(*) FROM events_fts WHERE events_fts MATCH '\"gen\"'") ?? -1
+        }
+        #expect(indexed == 0)
+        // Deleting indexed events with and without values, and one of the tail, keeps the index whole.
+        let all = try await allEvents(log)
+        let doomed = all.filter { $0.id == 5 || $0.id == 6 || $0.id == oldThrough + 1 }.map(\.id)
+        #expect(try await log.delete(ids: doomed).deleted.count == 3)
+        let gone = Set(all.filter { doomed.contains($0.id) }.map(\.timestampMillis))
+        stored.removeAll { gone.contains($0.ts) }
+        try await expectIndexMatchesEvents(store.database)
+        for query in queries {
+            let got = try await allMatches(log, query, limit: 13)
+            #expect(got.map(\.timestampMillis) == expectedMatches(query, stored), "\(query)")
+        }
         await log.close()
     }
 }

@@ -29,6 +29,8 @@ public final class AccountService: Sendable {
     let syncHooks = AccountSyncHooks()
     /// The current user's id as event recording sees it (see `currentUserIDForRecording`).
     private let recordingCache = Mutex<RecordingCache>(RecordingCache())
+    /// The session read behind `recordingCache`, shared by the recordings that miss it at the same time.
+    private let recordingRead: SharedRead<String?>
 
     private struct RecordingCache {
         var userID: String?
@@ -49,6 +51,9 @@ public final class AccountService: Sendable {
         self.provider = provider
         self.throttle = throttle
         self.now = now
+        // Not `self`: the service owns the shared read.
+        let kind = provider.kind
+        recordingRead = SharedRead { [store] in await Self.currentUserID(store, provider: kind) }
     }
 
     /// Local accounts hashed with `hasher`, or Firebase Auth when `firebase` is given (its REST calls go
@@ -152,7 +157,9 @@ public final class AccountService: Sendable {
     // MARK: The current user
 
     /// The current user's id for attributing recorded events, without a database read on every request:
-    /// cached for `recordingCacheLifetime`, and dropped at once when this process logs in or out.
+    /// cached for `recordingCacheLifetime`, and dropped at once when this process logs in or out. The
+    /// requests that find it expired at the same time share one read: each reading alone made a pipelined
+    /// burst queue dozens of reads, and open every reader of the pool (a schema parse each).
     /// Methods that act for the user (favorites, account changes) read the session itself instead.
     public func currentUserIDForRecording() async -> String? {
         let (cached, generation) = recordingCache.withLock { cache -> (String??, UInt64) in
@@ -162,7 +169,14 @@ public final class AccountService: Sendable {
             return (nil, cache.generation)
         }
         if let cached { return cached }
-        let userID = await currentUserID()
+        // The shared read starts after this call began, so the generation taken above still tells whether
+        // the session changed while it ran. Its only error is this task's cancellation.
+        let userID: String?
+        do {
+            userID = try await recordingRead.value()
+        } catch {
+            return nil
+        }
         recordingCache.withLock { cache in
             guard cache.generation == generation else { return }
             cache.userID = userID
@@ -187,12 +201,21 @@ public final class AccountService: Sendable {
 
     /// The logged-in user's id, or nil (also when the database cannot be read).
     public func currentUserID() async -> String? {
+        await Self.currentUserID(store, provider: provider.kind)
+    }
+
+    private static func currentUserID(_ store: AccountStore, provider: AccountProviderKind) async -> String? {
         do {
-            return try await store.read { [self] db in try currentUserID(in: db) }
+            return try await store.read { db in try currentUserID(in: db, provider: provider) }
         } catch {
             StoreLog.warning("Could not read the current session: \(error)")
             return nil
         }
+    }
+
+    /// How many session reads recording has made so far.
+    var recordingSessionReads: Int {
+        recordingRead.readCount
     }
 
     /// The logged-in user's id, or `loginRequired`: one indexed lookup, for calls that need only the id
@@ -215,7 +238,11 @@ public final class AccountService: Sendable {
     /// The logged-in user's id, on a connection a read already holds: the current session's user when it
     /// belongs to the configured provider, else nil. Every "who is logged in by id" of the server asks here.
     func currentUserID(in db: SQLiteConnection) throws -> String? {
-        guard let current = try AccountStore.currentUserID(db), current.provider == provider.kind else { return nil }
+        try Self.currentUserID(in: db, provider: provider.kind)
+    }
+
+    private static func currentUserID(in db: SQLiteConnection, provider: AccountProviderKind) throws -> String? {
+        guard let current = try AccountStore.currentUserID(db), current.provider == provider else { return nil }
         return current.id
     }
 

@@ -19,6 +19,9 @@ extension EventLog {
     ///   `id <= through` is in the index, none above it is. Inserts leave the index alone; the tail above
     ///   the watermark is indexed in one go later (`EventQueries.indexSearchTail`), and searches check the
     ///   tail without the index.
+    /// - Since v7 `events_fts` indexes only the parameter values of `search` (view `events_search_values`:
+    ///   the text after the name, for the events that have values); the events whose name matches are found
+    ///   by name (`events_by_name`), so an event without params costs the index nothing.
     static let migrations: [MovieStore.Migration] = [
         ("v1-events", { db in
             try db.execute("""
@@ -130,6 +133,34 @@ extension EventLog {
                 DROP INDEX events_by_name;
                 CREATE INDEX events_by_time ON events (ts, id);
                 CREATE INDEX events_by_name ON events (name, ts, id);
+                """)
+        }),
+        // The trigram index held each event's name as well as its values, and indexing it was a quarter of
+        // recording an event (9 trigrams for `genres.list`, which has no values). A search finds the events
+        // whose name matches through the few distinct names instead, so the index keeps the values alone:
+        // the `search` text after the name's separator (names have no control characters), for the events
+        // that have any. Every event up to the watermark is indexed again that way; the tail stays the tail.
+        ("v7-events-search-values", { db in
+            try db.execute("""
+                DROP TRIGGER events_fts_delete;
+                DROP TABLE events_fts;
+                CREATE VIEW events_search_values AS
+                    SELECT id, substr(search, instr(search, char(31)) + 1) AS search FROM events
+                    WHERE instr(search, char(31)) > 0;
+                CREATE VIRTUAL TABLE events_fts USING fts5(
+                    search, content = 'events_search_values', content_rowid = 'id',
+                    tokenize = 'trigram', detail = 'none', columnsize = 0
+                );
+                INSERT INTO events_fts (rowid, search)
+                    SELECT id, search FROM events_search_values
+                    WHERE id <= (SELECT through FROM event_search_indexed WHERE id = 1);
+                CREATE TRIGGER events_fts_delete AFTER DELETE ON events
+                    WHEN instr(old.search, char(31)) > 0
+                        AND old.id <= (SELECT through FROM event_search_indexed WHERE id = 1)
+                BEGIN
+                    INSERT INTO events_fts (events_fts, rowid, search)
+                        VALUES ('delete', old.id, substr(old.search, instr(old.search, char(31)) + 1));
+                END;
                 """)
         }),
     ]

@@ -31,8 +31,19 @@ enum EventQueries {
         }
         guard !ids.isEmpty else { return ids }
         try db.run("UPDATE event_totals SET total = total + ? WHERE id = 1", [.integer(Int64(events.count))])
+        // Recorded batches come in runs of one user and one name: the key is hashed once a run, not per event.
         var usage: [UsageKey: Int64] = [:]
-        for event in events { usage[UsageKey(user: event.userID ?? "", name: event.name), default: 0] += 1 }
+        var run: (key: UsageKey, count: Int64)?
+        for event in events {
+            let user = event.userID ?? ""
+            if let current = run, current.key.user == user, current.key.name == event.name {
+                run?.count += 1
+                continue
+            }
+            if let run { usage[run.key, default: 0] += run.count }
+            run = (UsageKey(user: user, name: event.name), 1)
+        }
+        if let run { usage[run.key, default: 0] += run.count }
         for (key, count) in usage {
             try db.run(
                 """
@@ -44,9 +55,10 @@ enum EventQueries {
     }
 
     /// Adds the events above the search index's watermark to the index and moves the watermark to the
-    /// newest event, when at least `minimum` ids lie above it; returns how many events were indexed, and
-    /// how many ids stay above the watermark. Call inside a write transaction: another connection then
-    /// neither indexes the same rows nor sees the watermark move without them.
+    /// newest event, when at least `minimum` ids lie above it; returns how many events were indexed (those
+    /// with values: since migration v7 the index holds nothing else), and how many ids stay above the
+    /// watermark. Call inside a write transaction: another connection then neither indexes the same rows
+    /// nor sees the watermark move without them.
     @discardableResult
     static func indexSearchTail(atLeast minimum: Int, _ db: SQLiteConnection) throws -> (indexed: Int, left: Int) {
         guard let row = try db.queryOne(
@@ -57,8 +69,10 @@ enum EventQueries {
         // An upper bound on the tail's rows (deleted ids count), read without counting.
         let lag = Int(clamping: newest - through)
         guard lag > 0, lag >= minimum else { return (0, max(0, lag)) }
+        // Only the events with values, and only their values (migration v7).
         try db.run(
-            "INSERT INTO events_fts (rowid, search) SELECT id, search FROM events WHERE id > ? AND id <= ?",
+            "INSERT INTO events_fts (rowid, search) "
+                + "SELECT id, search FROM events_search_values WHERE id > ? AND id <= ?",
             [.integer(through), .integer(newest)])
         let indexed = db.changes
         try db.run("UPDATE event_search_indexed SET through = ? WHERE id = 1", [.integer(newest)])
@@ -83,18 +97,16 @@ enum EventQueries {
         _ rows: ArraySlice<EncodedEvent>, _ db: SQLiteConnection, into ids: inout [Int64]
     ) throws {
         guard let sql = insertSQL[rows.count] else { throw MovieError.storage(.other) }
-        try db.withStatement(sql) { statement in
-            var column = 1
-            for event in rows {
-                try statement.bind(.text(event.name), at: column)
-                try statement.bind(.integer(event.timestampMillis), at: column + 1)
-                try statement.bind(event.userID.map(SQLiteValue.text) ?? .null, at: column + 2)
-                try statement.bind(.text(event.params), at: column + 3)
-                try statement.bind(.text(event.search), at: column + 4)
-                column += 5
-            }
-            try statement.run()
+        // Borrowed, not copied by SQLite value by value: four text values a row.
+        var values = BorrowedBindings(values: rows.count * 5, textBytes: rows.count * 96)
+        for event in rows {
+            values.append(event.name)
+            values.append(event.timestampMillis)
+            values.append(event.userID)
+            values.append(event.params)
+            values.append(event.search)
         }
+        try db.withStatement(sql) { statement in try statement.run(borrowing: values) }
         // Checked, because an id off by one would answer an add with another event's id.
         guard db.changes == rows.count else { throw MovieError.storage(.other) }
         let last = db.lastInsertRowID
@@ -203,9 +215,10 @@ enum EventQueries {
     ///
     /// 1. Scan newest-first from the cursor, checking each row exactly, until the page is full or
     ///    `scanBudget` rows were looked at. Frequent matches (a common event name) end here.
-    /// 2. Rarer matches: for queries of 3 or more characters, ask the trigram index for candidates; when
-    ///    there are at most `maxCandidates`, check those exactly and sort them (far-back records are
-    ///    reached without scanning).
+    /// 2. Rarer matches: for queries of 3 or more characters, the candidates are the trigram index's (for
+    ///    the values), the events of each name that contains the query (the index holds no names), and the
+    ///    tail above the watermark; when there are at most `maxCandidates`, check those exactly and sort
+    ///    them (far-back records are reached without scanning). One read transaction, so one snapshot.
     /// 3. Otherwise (queries of 1-2 characters, or trigrams too common to narrow anything) SQLite scans on
     ///    from where step 1 stopped, to the end of the log if need be.
     static func search(
@@ -218,25 +231,31 @@ enum EventQueries {
         guard !collector.isFull, let lastScanned = scan.lastScanned, !scan.reachedEnd else {
             return try collector.page()
         }
-        if let expression = EventSearchText.trigramExpression(needle),
-            try candidateCount(expression, cap: tuning.maxCandidates, db) <= tuning.maxCandidates
-        {
-            // The index's candidates and every event above its watermark: the tail is checked exactly like
-            // them, so the page is the one a fully indexed log gives. One statement, so one snapshot.
-            var conditions = [
-                "id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ? UNION ALL "
-                    + "SELECT id FROM events WHERE id > (SELECT through FROM event_search_indexed WHERE id = 1))",
-                "instr(search, ?) > 0",
-            ]
-            var arguments: [SQLiteValue] = [.text(expression), .text(needle)]
-            viewer.appendCondition(to: &conditions, &arguments)
-            appendKeyset(cursor, to: &conditions, &arguments)
-            var indexed = PageCollector(limit: limit, budget: budget)
-            try indexed.collect(
-                "SELECT \(columns) FROM events WHERE \(conditions.joined(separator: " AND ")) "
-                    + "ORDER BY ts DESC, id DESC LIMIT ?",
-                arguments + [.integer(Int64(limit + 1))], db)
-            return try indexed.page()
+        if let expression = EventSearchText.trigramExpression(needle) {
+            let indexed = try db.transaction(.deferred) { () throws -> EventPage? in
+                guard let names = try namesContaining(needle, db),
+                    try candidateCount(expression, names: names, cap: tuning.maxCandidates, db)
+                        <= tuning.maxCandidates
+                else { return nil }
+                // The index's candidates, the events of the matching names and every event above the
+                // watermark: all are checked exactly, so the page is the one a fully indexed log gives.
+                var conditions = [
+                    "id IN (SELECT rowid FROM events_fts WHERE events_fts MATCH ? UNION ALL "
+                        + namesFragment(names.count)
+                        + "SELECT id FROM events WHERE id > (SELECT through FROM event_search_indexed WHERE id = 1))",
+                    "instr(search, ?) > 0",
+                ]
+                var arguments: [SQLiteValue] = [.text(expression)] + names.map(SQLiteValue.text) + [.text(needle)]
+                viewer.appendCondition(to: &conditions, &arguments)
+                appendKeyset(cursor, to: &conditions, &arguments)
+                var indexed = PageCollector(limit: limit, budget: budget)
+                try indexed.collect(
+                    "SELECT \(columns) FROM events WHERE \(conditions.joined(separator: " AND ")) "
+                        + "ORDER BY ts DESC, id DESC LIMIT ?",
+                    arguments + [.integer(Int64(limit + 1))], db)
+                return try indexed.page()
+            }
+            if let indexed { return indexed }
         }
         var conditions = ["instr(search, ?) > 0"]
         var arguments: [SQLiteValue] = [.text(needle)]
@@ -288,16 +307,60 @@ enum EventQueries {
         return scan
     }
 
-    /// The index's candidates plus the events above its watermark (each capped), which the index path
-    /// checks too.
-    private static func candidateCount(_ expression: String, cap: Int, _ db: SQLiteConnection) throws -> Int {
-        try db.scalarInt(
-            """
+    /// The index's candidates, the events of `names` and the events above the watermark (each capped), which
+    /// the index path checks.
+    private static func candidateCount(
+        _ expression: String, names: [String], cap: Int, _ db: SQLiteConnection
+    ) throws -> Int {
+        let capped = SQLiteValue.integer(Int64(cap + 1))
+        var sql = """
             SELECT (SELECT count(*) FROM (SELECT rowid FROM events_fts WHERE events_fts MATCH ? LIMIT ?))
                 + (SELECT count(*) FROM (SELECT id FROM events
                        WHERE id > (SELECT through FROM event_search_indexed WHERE id = 1) LIMIT ?))
-            """,
-            [.text(expression), .integer(Int64(cap + 1)), .integer(Int64(cap + 1))]) ?? 0
+            """
+        var arguments: [SQLiteValue] = [.text(expression), capped, capped]
+        if !names.isEmpty {
+            sql += "\n    + (SELECT count(*) FROM (SELECT id FROM events WHERE name IN ("
+                + placeholders(names.count) + ") LIMIT ?))"
+            arguments += names.map(SQLiteValue.text) + [capped]
+        }
+        return try db.scalarInt(sql, arguments) ?? 0
+    }
+
+    /// More names than this containing a query (from `events.add`) leave it to the scan.
+    static let maxMatchingNames = 100
+
+    /// The distinct names of stored events whose search text contains `needle`, as the exact check finds it
+    /// (the name lowercased, before the first separator: see ``EventSearchText``); nil when more than
+    /// ``maxMatchingNames`` do. One seek in `events_by_name` per distinct name.
+    private static func namesContaining(_ needle: String, _ db: SQLiteConnection) throws -> [String]? {
+        let rows = try db.query(
+            """
+            WITH RECURSIVE names(name) AS (
+                SELECT min(name) FROM events
+                UNION ALL
+                SELECT (SELECT min(name) FROM events WHERE name > names.name) FROM names WHERE names.name IS NOT NULL
+            )
+            SELECT name FROM names WHERE name IS NOT NULL
+            """)
+        var matching: [String] = []
+        for row in rows {
+            let name = try row.string(0)
+            guard EventSearchText.nameText(name, contains: needle) else { continue }
+            guard matching.count < maxMatchingNames else { return nil }
+            matching.append(name)
+        }
+        return matching
+    }
+
+    /// `SELECT id FROM events WHERE name IN (?, …) UNION ALL ` for `count` names; empty for none.
+    private static func namesFragment(_ count: Int) -> String {
+        count == 0 ? "" : "SELECT id FROM events WHERE name IN (" + placeholders(count) + ") UNION ALL "
+    }
+
+    /// `?, ?, …`: one bound parameter per value.
+    private static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
     /// Per-name counts of the events `viewer` may see: from the trigger-kept usage table; from

@@ -8,7 +8,8 @@
 /// characters.
 ///
 /// Each event stores this as one lowercased `search` column: the name and the values, separated by
-/// U+001F (which queries may not contain, so no match spans two values).
+/// U+001F (which queries may not contain, so no match spans two values; names may not contain it either).
+/// The trigram index holds the values part alone; the events whose name matches are found by name.
 enum EventSearchText {
     static let separator = "\u{1F}"
     /// Queries shorter than this (in Unicode scalars) cannot use the trigram index.
@@ -18,18 +19,41 @@ enum EventSearchText {
 
     /// The `search` column of an event.
     static func make(name: String, params: [String: EventValue]) -> String {
-        var parts = [name]
-        for key in params.keys.sorted() {
-            guard let value = params[key] else { continue }
+        guard !params.isEmpty else { return isLowercaseASCII(name) ? name : name.lowercased() }
+        var joined = name
+        joined.reserveCapacity(name.utf8.count + 24 * params.count)
+        for (_, value) in params.sorted(by: { $0.key < $1.key }) {
             switch value {
-            case .int(let number): parts.append(String(number))
-            case .double(let number): parts.append(String(number))
-            case .string(let text): parts.append(text)
-            case .bool(let flag): parts.append(flag ? "true" : "false")
-            case .array(let elements): parts += elements.map(text)
+            case .array(let elements):
+                for element in elements {
+                    joined += separator
+                    joined += text(element)
+                }
+            case .int(let number):
+                joined += separator
+                joined += String(number)
+            case .double(let number):
+                joined += separator
+                joined += String(number)
+            case .string(let text):
+                joined += separator
+                joined += text
+            case .bool(let flag):
+                joined += separator
+                joined += flag ? "true" : "false"
             }
         }
-        return parts.joined(separator: separator).lowercased()
+        // What the server records is lowercase ASCII (`genres.opened`, `movie.viewed` and a number): kept as
+        // it is, without the copy that lowercasing makes.
+        return isLowercaseASCII(joined) ? joined : joined.lowercased()
+    }
+
+    /// Whether `text` is ASCII without capitals, so that lowercasing leaves it as it is.
+    private static func isLowercaseASCII(_ text: String) -> Bool {
+        // The bytes in place (a native string's, or a small one's copy): the view's iterator is slower.
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 >= 0x80 || (0x41...0x5A).contains($0) }
+        } ?? false  // Not contiguous (bridged): lowercased as any other.
     }
 
     private static func text(_ scalar: EventScalar) -> String {
@@ -38,6 +62,18 @@ enum EventSearchText {
         case .double(let number): return String(number)
         case .string(let text): return text
         case .bool(let flag): return flag ? "true" : "false"
+        }
+    }
+
+    /// Whether the search text of `name` (the name part of the `search` column) contains `needle`, as
+    /// `instr` finds it: the UTF-8 bytes in order, not Swift's comparison of characters.
+    static func nameText(_ name: String, contains needle: String) -> Bool {
+        let text = Array(make(name: name, params: [:]).utf8)
+        let wanted = Array(needle.utf8)
+        guard !wanted.isEmpty else { return true }
+        guard text.count >= wanted.count else { return false }
+        return (0...(text.count - wanted.count)).contains { start in
+            text[start..<(start + wanted.count)].elementsEqual(wanted)
         }
     }
 

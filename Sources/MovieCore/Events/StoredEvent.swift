@@ -61,15 +61,21 @@ public struct StoredEvent: Sendable, Equatable {
     /// under keys that need no escaping (`{}`, `{"movieId":550}`, `{"page":2}`). Recording an event ran
     /// `JSONEncoder` for these on every call (4 % of a cached `genres.list`); anything else takes it still.
     private static func plainJSON(_ params: [String: EventValue]) -> String? {
+        if params.isEmpty { return "{}" }
         var text = "{"
-        for key in params.keys.sorted() {
-            guard case .int(let value)? = params[key], !key.isEmpty,
+        text.reserveCapacity(2 + params.keys.reduce(0) { $0 + $1.utf8.count + 24 })
+        // The pairs sorted, not the keys then a lookup each; appends, not an interpolation per member.
+        for (key, value) in params.sorted(by: { $0.key < $1.key }) {
+            guard case .int(let value) = value, !key.isEmpty,
                   key.utf8.allSatisfy({ $0 < 0x80 && ($0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
                       || $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
                       || (0x61...0x7A).contains($0)) })
             else { return nil }
             if text.utf8.count > 1 { text += "," }
-            text += "\"\(key)\":\(value)"
+            text += "\""
+            text += key
+            text += "\":"
+            text += String(value)
         }
         return text + "}"
     }

@@ -21,6 +21,7 @@ final class SharedRead<Value: Sendable>: Sendable {
         var running = false
         /// Arrived while a read runs: served by the next one.
         var waiting: [Waiter] = []
+        var reads = 0
     }
 
     private let body: @Sendable () async throws -> Value
@@ -35,12 +36,18 @@ final class SharedRead<Value: Sendable>: Sendable {
         state.withLock { $0.waiting.count }
     }
 
+    /// How many reads have started.
+    var readCount: Int {
+        state.withLock { $0.reads }
+    }
+
     /// The value as read after this call began.
     func value() async throws -> Value {
         let turn = await withCheckedContinuation { (waiter: Waiter) in
             let leads = state.withLock { state -> Bool in
                 guard state.running else {
                     state.running = true
+                    state.reads += 1
                     return true
                 }
                 state.waiting.append(waiter)
@@ -58,7 +65,7 @@ final class SharedRead<Value: Sendable>: Sendable {
             }
             let next = state.withLock { state -> [Waiter] in
                 defer { state.waiting = [] }
-                if state.waiting.isEmpty { state.running = false }
+                if state.waiting.isEmpty { state.running = false } else { state.reads += 1 }
                 return state.waiting
             }
             if let leader = next.first { leader.resume(returning: .lead(followers: Array(next.dropFirst()))) }
