@@ -12,7 +12,7 @@ otherwise one of the error codes that request may get; never -32603.
 
 Samples of VmRSS (/proc/PID/status) and the number of entries of /proc/PID/fd are taken every N/samples
 replies. Passing needs: every reply correct, exit status 0 at end of input, resident memory after the
-warm-up (the first 10% of requests) at most 10% above its value at the end of the warm-up, and the open
+warm-up (the first quarter of the requests) at most 10% above its value at the end of the warm-up, and the open
 descriptors within ±2 of theirs. Exits 0 when it passes, 1 when not.
 
 The server serves the embedded demo catalog (no network) from a fresh data directory, with
@@ -39,7 +39,12 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parents[1]
 
-WARMUP_SHARE = 0.10
+# The first quarter: resident memory ramps up over the first few thousand requests while the bounded caches
+# (SQLite's page caches, the kept answers) fill, and then stays flat (the 200,000-request run of
+# docs/RELIABILITY.md: 27.7 -> 33.1 MiB by 5,000 replies, +2.1% from 20,000 to the end). With a tenth, the
+# 8,000-request run of the suite measured part of that ramp (7-9% on an unchanged binary, once 10.0%), not
+# a leak.
+WARMUP_SHARE = 0.25
 MAX_RSS_GROWTH = 0.10
 MAX_FD_DRIFT = 2
 REPLY_DEADLINE = 30.0  # seconds without any reply before the run is declared stuck
