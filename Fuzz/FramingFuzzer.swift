@@ -67,7 +67,7 @@ private let table: MethodTable = {
         if let code = params.code { throw ResponseError(code: ErrorCode(rawValue: code), message: "failed") }
         throw Boom()
     }
-    table.registerRaw("raw") { _, _ in Data(#"{"ok":true}"#.utf8) }
+    table.registerRaw("raw") { _, _ in Array(#"{"ok":true}"#.utf8) }
     table.onNotification("note") { _ in }
     return table
 }()
@@ -321,10 +321,10 @@ private func dispatch(_ events: [FrameEvent], limit: Int) {
         switch event {
         case .message(let body):
             if String(validating: body, as: UTF8.self) == nil { mustAnswer.append(slot) }
-            dispatcher.receive(body) { log.add($0, to: slot) }
+            dispatcher.receive(body) { log.add(Data($0), to: slot) }
         case .error(let error):
             mustAnswer.append(slot)
-            dispatcher.receive(framingError: error) { log.add($0, to: slot) }
+            dispatcher.receive(framingError: error) { log.add(Data($0), to: slot) }
         }
     }
     let done = DispatchSemaphore(value: 0)
@@ -412,8 +412,8 @@ private func checkWriter(_ bytes: [UInt8]) {
     var writer = JSONWriter()
     sample.write(to: &writer)
     guard let encoded = try? ResultEncoding.encode(sample) else { fatalError("JSONEncoder failed on \(sample)") }
-    if Data(writer.bytes) != encoded {
-        fatalError("JSONWriter \(text(Data(writer.bytes))) differs from JSONEncoder \(text(encoded))")
+    if writer.bytes != encoded {
+        fatalError("JSONWriter \(text(Data(writer.bytes))) differs from JSONEncoder \(text(Data(encoded)))")
     }
     if writer.bytes.contains(0x0A) { fatalError("JSONWriter wrote a raw newline") }
 }
