@@ -51,11 +51,7 @@ extension Statement {
     /// point into the buffer until the reset, and the bindings until the clear. The count must equal
     /// ``parameterCount``.
     public func run(borrowing bindings: BorrowedBindings) throws {
-        guard bindings.count == parameterCount else {
-            throw SQLiteError(
-                code: .range, message: "statement expects \(parameterCount) arguments, got \(bindings.count)",
-                sql: sql)
-        }
+        try checkArgumentCount(bindings.count)
         try bindings.bytes.withUnsafeBufferPointer { buffer in
             // safe: SQLite reads the bytes in place (SQLITE_STATIC: a nil destructor) only until the reset and
             // the clear, which happen here, while `buffer` is still valid.
@@ -76,9 +72,7 @@ extension Statement {
                     let text = UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self)
                     resultCode = sqlite3_bind_text64(handle, position, text, UInt64(count), nil, UInt8(SQLITE_UTF8))
                 }
-                guard resultCode == SQLITE_OK else {
-                    throw SQLiteError(resultCode: resultCode, connection: sqlite3_db_handle(handle), sql: sql)
-                }
+                guard resultCode == SQLITE_OK else { throw error(resultCode) }
             }
             try run()
         }

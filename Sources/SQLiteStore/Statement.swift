@@ -37,8 +37,16 @@ public final class Statement {
         sqlite3_db_handle(handle)
     }
 
-    private func error(_ resultCode: Int32) -> SQLiteError {
+    func error(_ resultCode: Int32) -> SQLiteError {
         SQLiteError(resultCode: resultCode, connection: connectionHandle, sql: sql)
+    }
+
+    /// Refuses `count` positional arguments unless they are one per parameter.
+    func checkArgumentCount(_ count: Int) throws {
+        guard count == parameterCount else {
+            throw SQLiteError(
+                code: .range, message: "statement expects \(parameterCount) arguments, got \(count)", sql: sql)
+        }
     }
 
     // MARK: Metadata
@@ -123,12 +131,7 @@ public final class Statement {
 
     /// Binds positional arguments to parameters 1...n; the count must equal ``parameterCount``.
     public func bind(_ values: [SQLiteValue]) throws {
-        guard values.count == parameterCount else {
-            throw SQLiteError(
-                code: .range,
-                message: "statement expects \(parameterCount) arguments, got \(values.count)",
-                sql: sql)
-        }
+        try checkArgumentCount(values.count)
         for (offset, value) in values.enumerated() {
             try bind(value, at: offset + 1)
         }

@@ -1016,6 +1016,15 @@ struct EventTimestampTests {
     }
 }
 
+/// A log that takes the index path whenever a query can (no scan budget, room for every candidate) and
+/// flushes only when asked.
+private func indexPathLog(_ database: Database, maxUnindexedEvents: Int = 1_000_000) -> EventLog {
+    EventLog(
+        database: database,
+        configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: maxUnindexedEvents),
+        searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+}
+
 /// The search index's watermark (migration v5) and the events above it.
 private func watermark(_ database: Database) async throws -> Int64 {
     try await database.read { db in try db.scalarInt("SELECT through FROM event_search_indexed WHERE id = 1") }
@@ -1189,10 +1198,7 @@ struct EventSearchWatermarkTests {
 
         let reopened = try MovieStore(directory: fixture.directory)
         #expect(try await watermark(reopened.database) == 0, "nothing indexed, and nothing claimed")
-        let log = EventLog(
-            database: reopened.database,
-            configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 100),
-            searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+        let log = indexPathLog(reopened.database, maxUnindexedEvents: 100)
         await log.record(name: "movie.viewed", params: ["n": .int(1234)], userID: nil, timestampMillis: base + 500)
         try await log.flush()
         let (indexedThrough, newest) = (try await watermark(reopened.database), try await newestID(reopened.database))
@@ -1239,10 +1245,7 @@ struct EventLogDeferredIndexMigrationTests {
         try await old.close()
 
         let store = try MovieStore(directory: directory)
-        let log = EventLog(
-            database: store.database,
-            configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 1_000_000),
-            searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+        let log = indexPathLog(store.database)
         #expect(try await watermark(store.database) == 5)
         await log.record(name: "movie.viewed", params: ["note": .string("oldneedle9")], userID: nil,
                          timestampMillis: base + 10)
@@ -1340,11 +1343,7 @@ struct EventLogSearchValuesMigrationTests {
         try await old.close()
 
         let store = try MovieStore(directory: directory)
-        // The index path whenever a query can take it: no scan budget, room for every candidate.
-        let log = EventLog(
-            database: store.database,
-            configuration: EventLogConfiguration(flushInterval: .seconds(3600), maxUnindexedEvents: 1_000_000),
-            searchTuning: EventQueries.SearchTuning(scanBudget: 1, maxCandidates: 100_000))
+        let log = indexPathLog(store.database)
         #expect(try await watermark(store.database) == oldThrough)
         let queries = fixtureQueries + ["genres", "S.LI", "list", "movie.v"]
         for query in queries {

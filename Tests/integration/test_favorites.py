@@ -26,6 +26,16 @@ def count(home: Path, sql: str, *args) -> int:
         connection.close()
 
 
+def edit(home: Path, sql: str) -> None:
+    """Changes the database with plain SQL, as another program would."""
+    connection = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=10)
+    try:
+        with connection:
+            connection.execute(sql)
+    finally:
+        connection.close()
+
+
 @pytest.fixture
 def start(make_client):
     def start(env: Optional[Dict[str, Optional[str]]] = None, **options):
@@ -191,12 +201,7 @@ def test_lists_follow_every_change_whichever_process_makes_it(start, home):
     assert ids(plain) == [FORREST_GUMP] and ids(small) == [FORREST_GUMP]
     assert grouped_ids(grouped)["Drama"] == [FORREST_GUMP]
 
-    connection = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=10)
-    try:
-        with connection:
-            connection.execute("UPDATE favorites SET movie_json = json_set(movie_json, '$.title', 'Renamed')")
-    finally:
-        connection.close()
+    edit(home, "UPDATE favorites SET movie_json = json_set(movie_json, '$.title', 'Renamed')")
     assert all(listing["favorites"][0]["movie"]["title"] == "Renamed" for listing in (lists()[0], lists()[2]))
 
     first.favorites_add(BLACK_PHONE)  # this process's own change
@@ -230,12 +235,7 @@ def test_contains_answers_follow_every_change_whichever_process_makes_it(start, 
     assert hearts() == {FIGHT_CLUB, FORREST_GUMP}
     second.favorites_remove(FIGHT_CLUB)
     assert hearts() == {FORREST_GUMP}
-    connection = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=10)
-    try:
-        with connection:
-            connection.execute("DELETE FROM favorites")
-    finally:
-        connection.close()
+    edit(home, "DELETE FROM favorites")
     assert hearts() == set()
     first.favorites_add(BLACK_PHONE)  # this process's own change
     assert hearts() == {BLACK_PHONE} and hearts(second) == {BLACK_PHONE}
