@@ -2,15 +2,31 @@
 // movie-rpc is licensed under the Apache License, Version 2.0 (SPDX: Apache-2.0); the text is in LICENSE.
 import PackageDescription
 
-// In release builds on Linux, the Swift runtime and Foundation are linked statically, so that the binary plain
-// `swift build -c release` makes (the one every README command uses) is the fast one: it loads no
-// libswiftCore/libFoundation .so files, which shortens its start and lowers its resident memory (see
-// docs/BENCHMARKS.md). This is what `--static-swift-stdlib` does: the flag goes to every Swift compile too, so
-// that modules are read from swift_static and autolink the static libraries they need (ICU for Foundation).
+// In release builds on Linux, the Swift runtime is linked statically, so that the binary plain
+// `swift build -c release` makes (the one every README command uses) is the fast one: it loads no libswift*.so
+// files, which shortens its start and lowers its resident memory (see docs/BENCHMARKS.md). This is what
+// `--static-swift-stdlib` does: the flag goes to every Swift compile too, so that modules are read from
+// swift_static and autolink the static libraries they need. The modules import FoundationEssentials, never
+// Foundation: the corelibs module would bring ICU's 30 MB of data, CoreFoundation's start-up work and 5 MiB of
+// resident memory for APIs the project does not need (Tests/integration/test_build.py holds this).
 let staticSwiftRuntime = LinkerSetting.unsafeFlags(
     ["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
 let staticSwiftRuntimeCompile = SwiftSetting.unsafeFlags(
     ["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+
+// The C libraries from Debian's -dev packages. Release builds on Linux link their static archives (libsqlite3.a,
+// libssl.a, libcrypto.a, from the same packages): the loader then binds none of their ~6,500 symbol references
+// at every start (they are BIND_NOW), which was half of the instructions before the first answer, and maps no
+// extra libraries (see docs/BENCHMARKS.md). Other builds (debug, tests, sanitizers) link the shared libraries.
+// The binary then carries its own OpenSSL, as swift-nio-ssl carries BoringSSL: rebuild it after a security update
+// of libssl3 or libsqlite3-0 (README, "Front ends").
+func cLibrary(_ name: String) -> [LinkerSetting] {
+    [
+        .unsafeFlags(["-Xlinker", "-l:lib\(name).a"], .when(platforms: [.linux], configuration: .release)),
+        .linkedLibrary(name, .when(platforms: [.linux], configuration: .debug)),
+        .linkedLibrary(name, .when(platforms: [.macOS])),
+    ]
+}
 
 let package = Package(
     name: "MovieRPC",
@@ -20,22 +36,25 @@ let package = Package(
     ],
     targets: [
         // C libraries from Debian, through system-library shims.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
+        // Headers only: the libraries are linked by the targets that use them (`cLibrary` below).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // glibc's mallopt, for the executable's malloc tuning.
         .systemLibrary(name: "CMalloc"),
 
         // Wire protocol only: messages, framing, connection, dispatch, error codes.
         .target(name: "JSONRPC"),
         // SQLite wrapper: connection, statements, migrations, errors.
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"], linkerSettings: cLibrary("sqlite3")),
         // HTTP/1.1 client over POSIX sockets (TLS through OpenSSL) and the transport-neutral HTTP types.
-        .target(name: "HTTPTransport", dependencies: ["COpenSSL"]),
+        .target(name: "HTTPTransport", dependencies: ["COpenSSL"], linkerSettings: cLibrary("ssl") + cLibrary("crypto")),
         // TMDB v3 HTTP client: endpoints as data, models, errors, retry.
         .target(name: "TMDB", dependencies: ["HTTPTransport"]),
         // Domain: repository, demo catalog, session, accounts, favorites, events.
-        .target(name: "MovieCore", dependencies: ["SQLiteStore", "HTTPTransport", "TMDB", "CCrypto"]),
+        .target(
+            name: "MovieCore", dependencies: ["SQLiteStore", "HTTPTransport", "TMDB", "CCrypto"],
+            linkerSettings: cLibrary("crypto")),
         // The method table: params/result types and handlers; wiring.
         .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
         .executableTarget(

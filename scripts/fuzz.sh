@@ -61,6 +61,7 @@ HTTP_FUZZ_SOURCES=(Sources/HTTPTransport/Parsing/HTTPResponseParser.swift Source
     Sources/HTTPTransport/Requests/AddressClass.swift Sources/HTTPTransport/Requests/HTTPOrigin.swift
     Sources/HTTPTransport/HTTPRequest.swift Sources/HTTPTransport/HTTPResponse.swift
     Sources/HTTPTransport/HTTPHeaderLookup.swift Sources/HTTPTransport/HTTPMethod.swift
+    Sources/HTTPTransport/Requests/PercentEncoding.swift
     Fuzz/HTTPResponseFuzzer.swift)
 
 # build_fuzz_target NAME MODULE SOURCE...: builds $FUZZ_BUILD_DIR/NAME unless it is newer than every source.

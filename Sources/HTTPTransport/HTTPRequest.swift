@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A transport-neutral HTTP request.
 ///
@@ -16,7 +20,7 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Where redirects may lead (by default wherever ``RedirectPolicy`` allows).
     public var redirects: RedirectRule
     /// The largest response body accepted, in bytes; a longer one fails while it is read (before it is
-    /// buffered) with `URLError.dataLengthExceedsMaximum`. nil: the transport's own limit (64 MiB).
+    /// buffered) with `HTTPTransportError.Code.dataLengthExceedsMaximum`. nil: the transport's own limit (64 MiB).
     public var maxResponseBytes: Int?
 
     /// Creates a request; by default a `GET` with no headers and no body.

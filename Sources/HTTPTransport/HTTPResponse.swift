@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A transport-neutral HTTP response. Any status code is a response, not an error.
 public struct HTTPResponse: Sendable, Hashable {

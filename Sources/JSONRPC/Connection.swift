@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// A JSON-RPC connection over two file descriptors: blocking reads on a dedicated thread (never
@@ -23,12 +34,14 @@ public final class Connection: Sendable, NotificationSending {
 
     /// Serves until end of input, then waits for every in-flight request to be answered.
     public func run() async {
-        let thread = Thread { [self] in
+        let started = DedicatedThread.start(name: "movie-rpc stdin") { [self] in
             readLoop()
             endOfInput.fire()
         }
-        thread.name = "movie-rpc stdin"
-        thread.start()
+        if !started {
+            Log.error("Could not start the thread that reads input")
+            endOfInput.fire()
+        }
         await endOfInput.wait()
         await dispatcher.waitUntilIdle()
         await output.drain()
@@ -49,15 +62,6 @@ public final class Connection: Sendable, NotificationSending {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
-        // The kernel's name for this thread (ps -T, top -H, debuggers); Foundation's Thread.name stays
-        // inside Foundation on Linux, and Glibc's module leaves out pthread_setname_np. Writing the
-        // thread's comm file is the same rename.
-        let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        if comm >= 0 {
-            _ = "movie-rpc stdin".withCString { write(comm, $0, strlen($0)) }
-            close(comm)
-        }
-
         while true {
             let count = read(inputFD, buffer.baseAddress, capacity)
             if count < 0 && errno == EINTR { continue }

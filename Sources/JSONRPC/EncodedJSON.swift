@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One JSON value already written by ``JSONWriter``, kept to be served again: as a result its bytes are
 /// shared (`ResultEncoding` takes ``writtenJSON`` as it is), inside another value they are copied; either

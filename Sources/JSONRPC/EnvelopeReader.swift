@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads a request's envelope members (`jsonrpc`, `method`, `id`, `params`, `result`, `error`) straight
 /// from the bytes of one JSON object that ``JSONStructureScanner`` has already accepted.

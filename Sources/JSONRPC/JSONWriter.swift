@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Writes JSON bytes directly, for the few result types on hot paths (a page of 20 movies costs
 /// `JSONEncoder` hundreds of microseconds; writing the same bytes by hand costs a fraction of that).

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// Log lines go to stderr, never stdout (stdout carries protocol frames only).
@@ -42,13 +53,20 @@ public enum Log {
 }
 
 /// `write(2)` until every byte is out, retrying on EINTR. Returns false when the peer is gone.
-enum FileDescriptorWriter {
+public enum FileDescriptorWriter {
+    /// Writes `text`'s UTF-8 bytes (the executable's usage and `--version` lines).
+    @discardableResult
+    public static func writeAll(fd: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return bytes.withUnsafeMutableBytes { writeAll(fd: fd, $0) }
+    }
+
     @discardableResult
     static func writeAll(fd: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Bool {
         guard var pointer = buffer.baseAddress else { return true }
         var remaining = buffer.count
         while remaining > 0 {
-            let written = Foundation.write(fd, pointer, remaining)
+            let written = write(fd, pointer, remaining)
             if written < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 return false

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The members of one incoming message that say what it is, decoded before (and apart from) its params.
 ///

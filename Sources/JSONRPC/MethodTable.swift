@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a request's params are: the bytes of the `params` value (decoded by the method's own type, on
 /// their own: not the whole message) and the kind of value it is.

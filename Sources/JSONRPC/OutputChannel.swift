@@ -1,4 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
 /// The protocol output: whole frames in order, never interleaved, written by a thread of its own so that no
@@ -129,9 +141,9 @@ final class OutputChannel: ReplyRoom {
     }
 
     private func startWriterThread() {
-        let thread = Thread { [self] in writeLoop() }
-        thread.name = "movie-rpc stdout"
-        thread.start()
+        if !DedicatedThread.start(name: "movie-rpc stdout", { [self] in writeLoop() }) {
+            Log.error("Could not start the thread that writes output")
+        }
     }
 
     private func writeLoop() {

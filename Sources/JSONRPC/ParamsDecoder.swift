@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A `Decoder` for a request's params, over bytes ``JSONStructureScanner`` has already accepted.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Decodes a method's params and turns every way that can fail into -32602 naming the field.
 public enum ParamsDecoding {

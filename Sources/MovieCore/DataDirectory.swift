@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where movie-rpc keeps its database, image cache and session: `MOVIE_RPC_HOME`, else
 /// `$XDG_DATA_HOME/movie-rpc`, else `~/.local/share/movie-rpc`. Created 0700.
@@ -14,10 +25,10 @@ public struct DataDirectory: Sendable, Equatable {
             return DataDirectory(path: home)
         }
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            return DataDirectory(path: (xdg as NSString).appendingPathComponent("movie-rpc"))
+            return DataDirectory(path: FilePaths.appending("movie-rpc", to: xdg))
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
-        return DataDirectory(path: (home as NSString).appendingPathComponent(".local/share/movie-rpc"))
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FilePaths.homeFolder()
+        return DataDirectory(path: FilePaths.appending(".local/share/movie-rpc", to: home))
     }
 
     /// Why the directory could not be made, in words for the person starting the server.
@@ -38,7 +49,7 @@ public struct DataDirectory: Sendable, Equatable {
         if mkdir(path, 0o700) == 0 { return }
         var failure = errno
         if failure == ENOENT {
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = FilePaths.parent(of: path)
             if !parent.isEmpty && parent != path {
                 try makeDirectory(parent)
                 if mkdir(path, 0o700) == 0 { return }
@@ -54,6 +65,6 @@ public struct DataDirectory: Sendable, Equatable {
     }
 
     public func file(_ name: String) -> String {
-        (path as NSString).appendingPathComponent(name)
+        FilePaths.appending(name, to: path)
     }
 }

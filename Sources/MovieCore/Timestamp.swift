@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// ISO 8601 timestamps in UTC with millisecond precision (`2026-11-30T08:10:00.123Z`), the one format
 /// on the wire. Formatting by hand: it runs on every answer, and date formatters are costly.
@@ -50,10 +61,18 @@ public enum Timestamp {
         var seconds = time_t(millis >= 0 ? millis / 1000 : (millis - 999) / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
-            Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec),
-            Int(millis - Int64(seconds) * 1000))
+        let date = zeroPadded(Int(parts.tm_year) + 1900, 4) + "-" + zeroPadded(Int(parts.tm_mon) + 1, 2) + "-"
+            + zeroPadded(Int(parts.tm_mday), 2)
+        let time = zeroPadded(Int(parts.tm_hour), 2) + ":" + zeroPadded(Int(parts.tm_min), 2) + ":"
+            + zeroPadded(Int(parts.tm_sec), 2) + "." + zeroPadded(Int(millis - Int64(seconds) * 1000), 3)
+        return date + "T" + time + "Z"
+    }
+
+    /// `value` in at least `width` characters, zeros after the sign, as printf's `%0*d` writes it.
+    private static func zeroPadded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let sign = value < 0 ? "-" : ""
+        return sign + String(repeating: "0", count: max(0, width - sign.count - digits.count)) + digits
     }
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The OpenRPC document the binary embeds (generated from `schema/openrpc.json`), and what the server
 /// takes from it: the param names each method accepts.

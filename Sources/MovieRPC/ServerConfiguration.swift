@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONRPC
 import MovieCore
 
@@ -47,7 +51,7 @@ public struct ServerConfiguration: Sendable {
 
     public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
         func value(_ name: String) -> String? {
-            guard let value = environment[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+            guard let value = environment[name]?.trimmingWhitespace(), !value.isEmpty else { return nil }
             return value
         }
         var configuration = ServerConfiguration(
@@ -64,7 +68,7 @@ public struct ServerConfiguration: Sendable {
         }
         configuration.imageBaseURL = value("TMDB_IMAGE_BASE_URL")
         configuration.imageRedirectHosts = (value("MOVIE_RPC_IMAGE_HOSTS") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
         if let seconds = value("MOVIE_RPC_OFFLINE_WINDOW").flatMap(Double.init) { configuration.offlineWindow = seconds }
         if let count = value("MOVIE_RPC_MAX_EVENTS").flatMap(Int.init), count > 0 { configuration.maxEvents = count }
         if let flag = value("MOVIE_RPC_RECORD_EVENTS") {

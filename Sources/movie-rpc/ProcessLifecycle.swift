@@ -1,5 +1,16 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONRPC
 import MovieRPC
 import Synchronization
@@ -61,7 +72,9 @@ enum TerminationSignals {
     /// From a thread of its own, ends the process through `ProcessExit` at the first signal.
     static func deliver(to server: MovieServer) {
         guard pipeEnds.read >= 0 else { return }
-        let thread = Thread {
+        // A queue of its own: the block waits in read(2) for the life of the process, on a thread Dispatch
+        // adds for it, never on one of Swift's cooperative threads.
+        DispatchQueue(label: "movie-rpc.signals").async {
             var byte: UInt8 = 0
             while read(pipeEnds.read, &byte, 1) != 1 {
                 guard errno == EINTR else { return }
@@ -69,8 +82,6 @@ enum TerminationSignals {
             Log.info("Signal \(byte): exiting")
             ProcessExit.finish(server, status: 0)
         }
-        thread.name = "movie-rpc signals"
-        thread.start()
     }
 
     /// The pipe from the handlers to the delivering thread; (-1, -1) when none could be made.

@@ -2,7 +2,18 @@
 import CMalloc
 #endif
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import JSONRPC
 import MovieRPC
 
@@ -41,11 +52,11 @@ let usage = """
     """
 
 func writeToStderr(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    FileDescriptorWriter.writeAll(fd: STDERR_FILENO, text)
 }
 
 func writeToStdout(_ text: String) {
-    FileHandle(fileDescriptor: protocolOutput, closeOnDealloc: false).write(Data(text.utf8))
+    FileDescriptorWriter.writeAll(fd: protocolOutput, text)
 }
 
 var environment = ProcessInfo.processInfo.environment

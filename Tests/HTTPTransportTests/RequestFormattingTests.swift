@@ -150,18 +150,31 @@ struct ProxyConfigurationTests {
 struct ErrorClassificationTests {
     @Test("the codes this client throws classify as URLSession's did")
     func classification() {
-        let offline: [URLError.Code] = [.timedOut, .cannotFindHost, .cannotConnectToHost, .networkConnectionLost,
-                                         .notConnectedToInternet, .secureConnectionFailed, .dnsLookupFailed]
-        for code in offline {
+        // Each code beside Foundation's URLError code of the same name: the numbers are the same, so a log line
+        // reads as a URLSession client's, and a URLSession-based client's URLError classifies the same way.
+        let offline: [(HTTPTransportError.Code, URLError.Code)] = [
+            (.timedOut, .timedOut), (.cannotFindHost, .cannotFindHost), (.cannotConnectToHost, .cannotConnectToHost),
+            (.networkConnectionLost, .networkConnectionLost), (.notConnectedToInternet, .notConnectedToInternet),
+            (.secureConnectionFailed, .secureConnectionFailed), (.dnsLookupFailed, .dnsLookupFailed),
+        ]
+        let other: [(HTTPTransportError.Code, URLError.Code)] = [
+            (.badServerResponse, .badServerResponse), (.dataLengthExceedsMaximum, .dataLengthExceedsMaximum),
+            (.unsupportedURL, .unsupportedURL), (.httpTooManyRedirects, .httpTooManyRedirects), (.unknown, .unknown),
+        ]
+        for (code, foundation) in offline {
+            #expect(code.rawValue == foundation.rawValue)
             #expect(HTTPTransportError(code) == .offline(code: code.rawValue))
-            #expect(HTTPTransportError(URLError(code)) == .offline(code: code.rawValue))
+            #expect(HTTPTransportError(URLError(foundation)) == .offline(code: code.rawValue))
         }
-        for code in [URLError.Code.badServerResponse, .dataLengthExceedsMaximum, .unsupportedURL,
-                     .httpTooManyRedirects] {
+        for (code, foundation) in other {
+            #expect(code.rawValue == foundation.rawValue)
             #expect(HTTPTransportError(code) == .other(code: code.rawValue))
+            #expect(HTTPTransportError(URLError(foundation)) == .other(code: code.rawValue))
         }
-        #expect(HTTPTransportError(URLError.Code.cancelled) == .cancelled)
+        #expect(offline.count + other.count + 1 == HTTPTransportError.Code.allCases.count)
+        #expect(HTTPTransportError.Code.cancelled.rawValue == URLError.Code.cancelled.rawValue)
+        #expect(HTTPTransportError(HTTPTransportError.Code.cancelled) == .cancelled)
+        #expect(HTTPTransportError(URLError(.cancelled)) == .cancelled)
         #expect(HTTPTransportError(CancellationError()) == .cancelled)
-        #expect(URLError.Code.timedOut.rawValue == -1001 && URLError.Code.secureConnectionFailed.rawValue == -1200)
     }
 }

@@ -1,18 +1,22 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An ``HTTPClient`` speaking HTTP/1.1 over POSIX sockets, with TLS through OpenSSL for `https`.
 ///
 /// - Each request has one deadline, `timeoutSeconds` after it starts (fractions work), shared by DNS,
 ///   connect, TLS handshake, writing, reading and redirects; past it the request fails with
-///   `URLError.timedOut`.
+///   `HTTPTransportError.Code.timedOut`.
 /// - Connections are kept alive and reused per origin (see ``ConnectionPool``); a reused connection that
 ///   fails before any byte of the answer arrives is retried once on a fresh one, unless its method is not
 ///   idempotent (`POST`, `PATCH`), which fails with `networkConnectionLost` instead. At most six exchanges
 ///   run at once per origin (``OriginConnectionLimit``); the others wait their turn within their deadline.
 /// - Redirects are followed as ``RedirectPolicy`` says; `http_proxy`, `https_proxy` and `no_proxy` are
 ///   honoured as curl honours them (read once, when the client is made).
-/// - Only transport failures throw: ``HTTPTransportError`` with a `URLError` code, or `CancellationError`.
+/// - Only transport failures throw: ``HTTPTransportError`` with a code, or `CancellationError`.
 ///   No error, and no log line, carries the URL, a header or the body: they hold credentials.
 ///
 /// The blocking parts (DNS, `poll`) run on a thread of their own per request, never on Swift's cooperative

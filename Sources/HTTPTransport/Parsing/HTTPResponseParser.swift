@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An HTTP/1.x response as read from a connection.
 struct ParsedHTTPResponse: Sendable, Equatable {
@@ -16,7 +20,7 @@ struct ParsedHTTPResponse: Sendable, Equatable {
 /// Frames the body by `Content-Length`, by `Transfer-Encoding: chunked` (trailers read and dropped), or
 /// by the end of the stream; HEAD responses, 1xx, 204 and 304 have none. Interim 1xx responses
 /// (`100 Continue`) are skipped. Anything malformed throws ``HTTPTransportError/other(code:)`` with
-/// `URLError.badServerResponse`; a header block or body over its limit throws `dataLengthExceedsMaximum`.
+/// `HTTPTransportError.Code.badServerResponse`; a header block or body over its limit throws `dataLengthExceedsMaximum`.
 struct HTTPResponseParser {
     static let defaultMaxHeaderBytes = 64 << 10
     static let defaultMaxBodyBytes = 64 << 20

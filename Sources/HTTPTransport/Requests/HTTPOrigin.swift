@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Scheme, host and port of a URL: what a connection is opened to, and the key of the connection pool.
 struct HTTPOrigin: Hashable, Sendable {
@@ -14,7 +18,7 @@ struct HTTPOrigin: Hashable, Sendable {
     var host: String
     var port: Int
 
-    /// The origin of an `http` or `https` URL with a host; anything else is `URLError.unsupportedURL`.
+    /// The origin of an `http` or `https` URL with a host; anything else is `HTTPTransportError.Code.unsupportedURL`.
     init(url: URL) throws(HTTPTransportError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme.flatMap({ Scheme(rawValue: $0.lowercased()) }),

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The proxies of the environment, read the way curl reads them (users behind a proxy relied on libcurl).
 ///
@@ -79,7 +90,7 @@ struct NoProxyList: Sendable, Equatable {
     private let suffixes: [String]
 
     init(_ value: String) {
-        let entries = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let entries = value.split(separator: ",").map { $0.trimmingWhitespace().lowercased() }
             .filter { !$0.isEmpty }
         matchesEverything = entries.contains("*")
         suffixes = entries.map { entry in

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which redirects ``SocketHTTPClient`` follows, as URLSession did: 301, 302, 303, 307 and 308 for `GET` and
 /// `HEAD`, at most ``maxRedirects`` in a row. A redirect from `https` to `http` is not followed (the 3xx is

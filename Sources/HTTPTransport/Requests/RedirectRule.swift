@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where one request's redirects may lead, beyond what ``RedirectPolicy`` checks for every request.
 ///
@@ -52,7 +56,7 @@ public struct RedirectRule: Sendable, Hashable {
 
     /// `name`, `name:port`, `[v6]`, `[v6]:port` or a bare IPv6 literal; nil when malformed.
     static func destination(_ entry: String) -> Destination? {
-        let entry = entry.trimmingCharacters(in: .whitespaces)
+        let entry = entry.trimmingWhitespace()
         var host = Substring(entry)
         var port: Substring?
         if entry.hasPrefix("[") {

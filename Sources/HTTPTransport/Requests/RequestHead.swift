@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The bytes of an HTTP/1.1 request: request line, headers and body, ready to write.
 enum RequestHead {

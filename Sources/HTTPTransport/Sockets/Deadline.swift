@@ -9,7 +9,7 @@ struct Deadline: Sendable {
     }
 
     /// The time left in whole milliseconds, rounded up so that a wait never ends just before the deadline.
-    /// - Throws: `URLError.timedOut` once the deadline has passed.
+    /// - Throws: `HTTPTransportError.Code.timedOut` once the deadline has passed.
     func remainingMilliseconds() throws(HTTPTransportError) -> Int32 {
         let remaining = ContinuousClock.now.duration(to: instant)
         guard remaining > .zero else { throw HTTPTransportError(.timedOut) }

@@ -36,7 +36,7 @@ final class HTTPConnection: @unchecked Sendable {
         tls = session
     }
 
-    /// Writes all of `bytes`. A peer that closed or reset the connection is `URLError.networkConnectionLost`.
+    /// Writes all of `bytes`. A peer that closed or reset the connection is `HTTPTransportError.Code.networkConnectionLost`.
     func write(_ bytes: [UInt8], deadline: Deadline, cancellation: RequestCancellation) throws {
         if let tls {
             try tls.write(bytes, deadline: deadline, cancellation: cancellation)

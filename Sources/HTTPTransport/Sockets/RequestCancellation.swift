@@ -22,7 +22,7 @@ final class RequestCancellation: Sendable {
     let wakeFileDescriptor: Int32
     private let signalFileDescriptor: Int32
 
-    /// - Throws: `URLError.cannotConnectToHost` when the process is out of file descriptors.
+    /// - Throws: `HTTPTransportError.Code.cannotConnectToHost` when the process is out of file descriptors.
     init() throws(HTTPTransportError) {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw HTTPTransportError(.cannotConnectToHost) }

@@ -14,7 +14,7 @@ enum SocketWait {
     }
 
     /// Returns when `socket` is ready for `readiness` (or has an error or hang-up the next call will report).
-    /// - Throws: `CancellationError`, or `URLError.timedOut` when the deadline passes first.
+    /// - Throws: `CancellationError`, or `HTTPTransportError.Code.timedOut` when the deadline passes first.
     static func wait(
         for readiness: Readiness, on socket: Int32, deadline: Deadline, cancellation: RequestCancellation
     ) throws {

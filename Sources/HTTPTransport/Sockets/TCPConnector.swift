@@ -11,7 +11,7 @@ enum TCPConnector {
     ///
     /// `getaddrinfo` blocks, so this runs on the request's I/O thread, never on the cooperative pool.
     /// - Parameter admits: which addresses may be connected to; the others are skipped without a packet sent.
-    /// - Throws: `URLError.cannotFindHost` (no address), `.cannotConnectToHost` (refused or unreachable),
+    /// - Throws: `HTTPTransportError.Code.cannotFindHost` (no address), `.cannotConnectToHost` (refused or unreachable),
     ///   `.timedOut`, ``AddressNotAdmitted`` (every address was refused by `admits`), or `CancellationError`.
     static func connect(
         host: String, port: Int, deadline: Deadline, cancellation: RequestCancellation,

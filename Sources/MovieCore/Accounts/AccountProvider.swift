@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where credentials are checked: this machine's database (``LocalAccountProvider``) or Firebase Auth
 /// (``FirebaseAccountProvider``). ``AccountService`` does everything the two have in common (validation,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The rules of the account forms, as the app had them. Each failing field gets one problem, in words a
 /// form can show next to the field; every failing field is reported at once.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Accounts in the local database: passwords hashed with ``PasswordHasher``; a hash stored at a lower
 /// cost than configured is replaced on the next successful login.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A stored password hash in one self-describing string:
 /// `pbkdf2-sha256$<iterations>$<salt, base64>$<derived key, base64>`.

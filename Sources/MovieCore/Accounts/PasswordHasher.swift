@@ -1,5 +1,9 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Hashes and verifies passwords with PBKDF2-HMAC-SHA256 (OWASP: 600,000 iterations), a random 16-byte
 /// salt per password and a 32-byte derived key, stored as a ``PasswordHash`` string.
@@ -87,7 +91,9 @@ public struct PasswordHasher: Sendable {
     static func derive(
         _ password: String, salt: [UInt8], iterations: Int, length: Int = keyLength
     ) async throws -> [UInt8] {
-        let bytes = Array(password.precomposedStringWithCanonicalMapping.utf8)
+        // NFC, so that a password typed with a composed é and one with e + U+0301 derive the same key. The
+        // standard library's NFC (what Foundation's precomposedStringWithCanonicalMapping gives).
+        let bytes = password._nfcCodeUnits
         return try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads the ISO 8601 timestamps the account and favorites tables store (`Timestamp.string`, millisecond
 /// precision), snapped to the whole millisecond: a parsed value can land a hair below it, and would then

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Seals the one secret that must be stored to be used later, Firebase's refresh token, with AES-256-GCM
 /// under a key kept outside the data directory: a copy of the data directory (a backup, a bug report, a
@@ -21,7 +32,7 @@ public struct TokenSealer: Sendable {
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             config = xdg
         } else {
-            config = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            config = (environment["HOME"] ?? FilePaths.homeFolder()) + "/.config"
         }
         return config + "/movie-rpc/secrets.key"
     }
@@ -29,7 +40,7 @@ public struct TokenSealer: Sendable {
     /// Reads the key at `path`, creating it (32 random bytes, mode 0600, its folder 0700) when missing.
     public static func loadingKey(at path: String) throws -> TokenSealer {
         if let key = try readKey(path) { return try TokenSealer(key: key) }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePaths.parent(of: path)
         if !folder.isEmpty {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -62,8 +73,10 @@ public struct TokenSealer: Sendable {
         public var description: String {
             if let mode = tooOpenMode {
                 // As ssh words it for a private key: say what is wrong and how to fix it.
-                return "the key file \(path) is accessible by others (permissions "
-                    + String(format: "%04o", Int(mode & 0o7777)) + "); it is ignored: run `chmod 600 \(path)`"
+                let octal = String(Int(mode & 0o7777), radix: 8)
+                let permissions = String(repeating: "0", count: max(0, 4 - octal.count)) + octal
+                return "the key file \(path) is accessible by others (permissions \(permissions)); it is ignored: "
+                    + "run `chmod 600 \(path)`"
             }
             if notOwnRegularFile {
                 return "the key file \(path) is not a regular file owned by this user; it is ignored"

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where an account lives: this machine's database, or Firebase Auth.
 public enum AccountProviderKind: String, Sendable, Equatable, Codable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A movie genre, e.g. 28 Action.
 public struct Genre: Codable, Sendable, Hashable {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPTransport
 
 /// A title search, with TMDB's filters. `query` is trimmed and non-empty (checked by the caller).
 public struct MovieSearch: Hashable, Sendable {
@@ -109,6 +114,6 @@ public struct DiscoverFilter: Hashable, Sendable {
 
     /// Certifications are free text ("PG-13", "FSK 16"): `&` and `=` must not read as key syntax.
     private static func escaped(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        PercentEncoding.encode(text, keeping: PercentEncoding.isASCIIAlphanumeric)
     }
 }

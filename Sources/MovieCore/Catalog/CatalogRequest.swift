@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPTransport
 
 /// One catalog question. Its `cacheKey` holds every parameter that changes the answer (and never a
 /// credential), so answers in different languages, regions or pages are cached apart.
@@ -41,7 +46,7 @@ public enum CatalogRequest: Hashable, Sendable {
             return "search?adult=\(search.includeAdult)&language=\(search.language ?? "")&page=\(search.page)"
                 + "&primaryReleaseYear=\(search.primaryReleaseYear.map(String.init) ?? "")"
                 + "&region=\(search.region ?? "")&year=\(search.year.map(String.init) ?? "")"
-                + "&query=" + (search.query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                + "&query=" + PercentEncoding.encode(search.query, keeping: PercentEncoding.isASCIIAlphanumeric)
         case .trending(let window, let page, let language):
             return "trending/\(window.rawValue)?language=\(language ?? "")&page=\(page)"
         case .list(let list, let page, let language, let region):
@@ -60,7 +65,7 @@ public enum CatalogRequest: Hashable, Sendable {
             return "find/\(imdbID)"
         case .searchPeople(let query, let page):
             return "search/person?page=\(page)&query="
-                + (query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                + PercentEncoding.encode(query, keeping: PercentEncoding.isASCIIAlphanumeric)
         case .person(let personID, let language):
             return "person/\(personID)?language=\(language ?? "")"
         }

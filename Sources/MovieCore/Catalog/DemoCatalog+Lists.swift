@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The demo catalog's answers to the list requests beyond popular and genre pages, from its own data
 /// (`DemoCatalog+Queries.swift`). This switch is the one place that routes them.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import SQLiteStore
 import Synchronization
 
@@ -136,9 +140,44 @@ extension DemoCatalog {
 
     /// What titles sort by: case and diacritics folded, then compared as Unicode text (a total order;
     /// Foundation's case- and diacritic-insensitive `compare` is not one for Hangul, which broke sorting).
+    /// Lowercased, combining marks dropped, and the precomposed letters of the Latin, Greek and Cyrillic blocks
+    /// replaced by what Foundation's `folding(options: [.caseInsensitive, .diacriticInsensitive])` makes of
+    /// them (the modules link FoundationEssentials only, which has no `folding`).
     static func titleSortKey(_ title: String) -> String {
-        title.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var key = String.UnicodeScalarView()
+        for scalar in title.lowercased().unicodeScalars {
+            if scalar.properties.generalCategory == .nonspacingMark { continue }
+            if let folded = foldedLetters[scalar] {
+                key.append(contentsOf: folded.unicodeScalars)
+            } else {
+                key.append(scalar)
+            }
+        }
+        return String(key)
     }
+
+    /// Each lowercase letter with a diacritic (or a case-folding) and what it folds to, from Foundation's
+    /// `folding` over U+00C0–U+024F, U+0370–U+04FF and U+1E00–U+1EFF: "àa" is à → a.
+    private static let foldedLetters: [Unicode.Scalar: String] = {
+        let pairs = """
+            ßss àa áa âa ãa äa åa çc èe ée êe ëe ìi íi îi ïi ñn òo óo ôo õo öo ùu úu ûu üu ýy ÿy āa ăa ąa ćc
+            ĉc ċc čc ďd ēe ĕe ėe ęe ěe ĝg ğg ġg ģg ĥh ĩi īi ĭi įi ĵj ķk ĺl ļl ľl ńn ņn ňn ŉʼn ōo ŏo őo ŕr ŗr
+            řr śs ŝs şs šs ţt ťt ũu ūu ŭu ůu űu ųu ŵw ŷy źz żz žz ſs ơo ưu ǎa ǐi ǒo ǔu ǖu ǘu ǚu ǜu ǟa ǡa ǣæ
+            ǧg ǩk ǫo ǭo ǯʒ ǰj ǵg ǹn ǻa ǽæ ǿø ȁa ȃa ȅe ȇe ȉi ȋi ȍo ȏo ȑr ȓr ȕu ȗu șs țt ȟh ȧa ȩe ȫo ȭo ȯo ȱo
+            ȳy ΅¨ ΐι άα έε ήη ίι ΰυ ςσ ϊι ϋυ όο ύυ ώω ϐβ ϑθ ϓϒ ϔϒ ϕφ ϖπ ϰκ ϱρ ϵε йи ѐе ёе ѓг їі ќк ѝи ўу ѷѵ
+            ӂж ӑа ӓа ӗе ӛә ӝж ӟз ӣи ӥи ӧо ӫө ӭэ ӯу ӱу ӳу ӵч ӹы ḁa ḃb ḅb ḇb ḉc ḋd ḍd ḏd ḑd ḓd ḕe ḗe ḙe ḛe ḝe
+            ḟf ḡg ḣh ḥh ḧh ḩh ḫh ḭi ḯi ḱk ḳk ḵk ḷl ḹl ḻl ḽl ḿm ṁm ṃm ṅn ṇn ṉn ṋn ṍo ṏo ṑo ṓo ṕp ṗp ṙr ṛr ṝr
+            ṟr ṡs ṣs ṥs ṧs ṩs ṫt ṭt ṯt ṱt ṳu ṵu ṷu ṹu ṻu ṽv ṿv ẁw ẃw ẅw ẇw ẉw ẋx ẍx ẏy ẑz ẓz ẕz ẖh ẗt ẘw ẙy
+            ẚaʾ ẛs ạa ảa ấa ầa ẩa ẫa ậa ắa ằa ẳa ẵa ặa ẹe ẻe ẽe ếe ềe ểe ễe ệe ỉi ịi ọo ỏo ốo ồo ổo ỗo ộo ớo
+            ờo ởo ỡo ợo ụu ủu ứu ừu ửu ữu ựu ỳy ỵy ỷy ỹy
+            """
+        var table: [Unicode.Scalar: String] = [:]
+        for pair in pairs.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            guard let letter = pair.unicodeScalars.first else { continue }
+            table[letter] = String(String.UnicodeScalarView(pair.unicodeScalars.dropFirst()))
+        }
+        return table
+    }()
 }
 
 /// The demo movies in `LocalMovieIndex`'s schema, in a private in-memory SQLite database.

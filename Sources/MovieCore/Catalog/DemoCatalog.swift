@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The catalog shipped inside the binary, served when no TMDB credential is configured: all 19 TMDB
 /// genres and real films (TMDB facts; overviews written for this project). Language and region are

@@ -1,4 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import HTTPTransport
 import TMDB
 
@@ -123,13 +134,13 @@ public actor ImageCache {
     static func imageType(contentType header: String?, path: String) -> String? {
         guard let header else { return nil }
         let mediaType = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let trimmed = mediaType.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+        let trimmed = mediaType.trimmingWhitespace()
         // Whatever `lowercased()` makes of non-ASCII, only a known type or a token of ASCII passes.
         let lowercased = trimmed.lowercased()
         if let known = knownTypes[lowercased] { return known }
         guard lowercased.hasPrefix("image/") else { return nil }
         let subtype = lowercased.dropFirst("image/".count)
-        let token = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~")
+        let token = Set("abcdefghijklmnopqrstuvwxyz0123456789!#$%&'*+-.^_`|~".unicodeScalars)
         guard !subtype.isEmpty, subtype.unicodeScalars.allSatisfy(token.contains) else { return nil }
         return contentType(path)
     }
@@ -137,9 +148,9 @@ public actor ImageCache {
     /// Why a file could not be written at `path`, judged from the nearest existing folder: a read-only
     /// file system or folder, a full one, or something else.
     static func writeProblem(near path: String) -> StorageProblem {
-        var folder = (path as NSString).deletingLastPathComponent
+        var folder = FilePaths.parent(of: path)
         while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = FilePaths.parent(of: folder)
         }
         var info = statvfs()
         if statvfs(folder, &info) == 0 {
@@ -150,7 +161,7 @@ public actor ImageCache {
     }
 
     static func contentType(_ path: String) -> String {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch FilePaths.pathExtension(of: path).lowercased() {
         case "png": return "image/png"
         case "svg": return "image/svg+xml"
         case "webp": return "image/webp"

@@ -1,5 +1,16 @@
 import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The files of the image cache, `<data directory>/images/<size>/<name>`, read and written without ever
 /// following a symbolic link: a link planted there (to `/etc/passwd`, or a folder elsewhere) is removed, not
@@ -23,7 +34,7 @@ struct ImageFolder: Sendable {
 
     /// The path a cached image has (whether or not it is there).
     func path(size: String, name: String) -> String {
-        ((root as NSString).appendingPathComponent(size) as NSString).appendingPathComponent(name)
+        FilePaths.appending(name, to: FilePaths.appending(size, to: root))
     }
 
     /// The byte count of the cached image, or nil when it is not cached (or was not a usable file).
@@ -70,7 +81,7 @@ struct ImageFolder: Sendable {
         }
         defer { close(images) }
         return try Self.openDirectory(
-            size, in: images, create: create, describedAs: (root as NSString).appendingPathComponent(size))
+            size, in: images, create: create, describedAs: FilePaths.appending(size, to: root))
     }
 
     /// Opens the folder `name` in `parent` without following a link. A link in its place is removed (the

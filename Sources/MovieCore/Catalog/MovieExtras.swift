@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An actor in a movie's cast, in billing order.
 public struct CastCredit: Codable, Sendable, Hashable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A person as search lists them.
 public struct Person: Codable, Sendable, Hashable {

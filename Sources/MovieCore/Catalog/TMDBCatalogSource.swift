@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import TMDB
 
 /// The catalog from TMDB v3: each request becomes an endpoint, each TMDB model a domain model.

@@ -108,7 +108,7 @@ enum EventSearchText {
             let step = Double(trigrams.count - 1) / Double(maxTrigrams - 1)
             trigrams = (0..<maxTrigrams).map { trigrams[Int((Double($0) * step).rounded())] }
         }
-        return trigrams.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return trigrams.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
             .joined(separator: " AND ")
     }
 }

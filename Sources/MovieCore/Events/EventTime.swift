@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Event timestamps are whole milliseconds since 1970-01-01T00:00:00Z, stored as integers, so that they
 /// compare exactly and round-trip through ISO 8601 text without drifting by a millisecond.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One event as stored in the activity log.
 public struct StoredEvent: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A movie a user marked, with the summary stored alongside so lists work offline.
 public struct Favorite: Sendable, Equatable {

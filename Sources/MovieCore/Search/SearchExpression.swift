@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The FTS5 match expressions for what a user typed, built so that no input can be FTS5 syntax.
 ///
@@ -64,6 +68,6 @@ struct SearchExpression: Sendable, Equatable {
     }
 
     static func quoted(_ word: String) -> String {
-        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + word.replacing("\"", with: "\"\"") + "\""
     }
 }

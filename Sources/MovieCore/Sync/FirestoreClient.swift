@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTransport
 
 /// The Cloud Firestore REST calls sync needs (v1: `documents:commit`, `:runQuery`, `get`, `list`), as

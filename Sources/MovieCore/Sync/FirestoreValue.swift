@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A Firestore field value as the REST API encodes it: an object with one key naming the type
 /// (`{"integerValue": "550"}`, `{"timestampValue": "2026-12-01T21:42:26.123456Z"}`). Only the types the
@@ -74,7 +78,8 @@ enum FirestoreTime {
         guard fraction.utf8.count <= 9, fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber),
               let date = try? Date.ISO8601FormatStyle().parse(seconds + "Z")
         else { return nil }
-        let digits = String(fraction.prefix(6)).padding(toLength: 6, withPad: "0", startingAt: 0)
+        let given = String(fraction.prefix(6))
+        let digits = given + String(repeating: "0", count: 6 - given.count)
         guard let micros = Int64(digits) else { return nil }
         return Int64(date.timeIntervalSince1970) * 1_000_000 + micros
     }

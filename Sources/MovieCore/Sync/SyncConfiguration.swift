@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPTransport
 
 /// Where and how favorites and profile fields sync: Cloud Firestore of `projectID`, with the signed-in
 /// user's Firebase ID token. Built from `FIREBASE_PROJECT_ID` (with `FIREBASE_API_KEY`, which makes
@@ -38,7 +43,7 @@ public struct SyncConfiguration: Sendable, Equatable {
 
     /// `https://firestore.googleapis.com/v1/` or `http://HOST/v1/` for the emulator.
     var apiBase: String {
-        if var host = emulatorHost?.trimmingCharacters(in: .whitespaces), !host.isEmpty {
+        if var host = emulatorHost?.trimmingWhitespace(), !host.isEmpty {
             for scheme in ["http://", "https://"] where host.lowercased().hasPrefix(scheme) {
                 host = String(host.dropFirst(scheme.count))
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The documents sync writes and reads (the data model, also in `firebase/README.md`):
 ///

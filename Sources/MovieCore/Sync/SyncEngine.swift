@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTransport
 
 /// Keeps the logged-in Firebase user's favorites and profile fields in step with Cloud Firestore, local

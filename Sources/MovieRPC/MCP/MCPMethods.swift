@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONRPC
 
 /// Params of MCP requests that carry only protocol metadata.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONRPC
 
 /// The Model Context Protocol's side of the server: the same process, stdio and handlers, seen as tools.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONRPC
 
 /// The MCP tools view of the public methods, derived from the OpenRPC document (never written twice):
@@ -19,7 +23,7 @@ struct MCPToolCatalog: Sendable {
     private let byName: [String: Tool]
 
     static func toolName(for method: String) -> String {
-        method.replacingOccurrences(of: ".", with: "_")
+        method.replacing(".", with: "_")
     }
 
     init(document: Data) throws {

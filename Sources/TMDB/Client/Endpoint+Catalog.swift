@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// TMDB's `/discover/movie` filters, in TMDB's terms. `nil` leaves a filter out.
 public struct DiscoverMovieQuery: Sendable, Hashable {

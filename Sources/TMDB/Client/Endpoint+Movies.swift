@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Builds query items in a fixed order, skipping `nil` values.
 func makeQuery(_ pairs: [(String, String?)]) -> [URLQueryItem] {

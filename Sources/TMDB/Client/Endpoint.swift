@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One TMDB v3 `GET` request as data: a path, query items in a stable order, and the response type.
 ///

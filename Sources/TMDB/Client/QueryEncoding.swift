@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPTransport
 
 /// Percent-encodes query items strictly (only RFC 3986 unreserved characters stay literal).
 enum QueryEncoding {
@@ -11,14 +16,6 @@ enum QueryEncoding {
     }
 
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .tmdbQueryValueAllowed) ?? ""
+        PercentEncoding.encode(text, keeping: PercentEncoding.isUnreserved)
     }
-}
-
-extension CharacterSet {
-    /// RFC 3986 unreserved characters: everything else in a query value is percent-encoded
-    /// (including `+`, `&`, `=` and `/`).
-    static let tmdbQueryValueAllowed = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-    )
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Removes secrets (the TMDB credential) from text before it goes into an error or a log line.
 ///
@@ -33,8 +37,8 @@ public struct SecretRedactor: Sendable {
         var lengths: Set<Int> = []
         for secret in secrets where !secret.isEmpty {
             exact.append(secret)
-            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .tmdbQueryValueAllowed),
-               encoded != secret {
+            let encoded = QueryEncoding.escape(secret)
+            if encoded != secret {
                 exact.append(encoded)
             }
             for form in Self.encodedForms(of: secret) {
@@ -61,8 +65,8 @@ public struct SecretRedactor: Sendable {
     public func redact(_ text: String) -> String {
         guard !fragments.isEmpty || !exactForms.isEmpty else { return text }
         var result = text
-        for secret in exactForms where result.range(of: secret, options: .caseInsensitive) != nil {
-            result = result.replacingOccurrences(of: secret, with: Self.placeholder, options: .caseInsensitive)
+        for secret in exactForms {
+            result = Self.replacingIgnoringASCIICase(secret, in: result)
         }
         var output = ""
         var run: [UInt8] = []
@@ -108,7 +112,7 @@ public struct SecretRedactor: Sendable {
     /// depend on the neighbouring bytes).
     private static func encodedForms(of secret: String) -> [String] {
         let bytes = Array(secret.utf8)
-        var forms = [secret, bytes.map { String(format: "%02x", $0) }.joined()]
+        var forms = [secret, Self.lowercaseHex(bytes)]
         for alignment in 0..<3 {
             let padded = Data(repeating: 0, count: alignment) + Data(bytes)
             var base64 = Array(padded.base64EncodedString().utf8)
@@ -118,9 +122,37 @@ public struct SecretRedactor: Sendable {
             base64 = Array(base64[leading..<(base64.count - trailing)])
             let standard = String(decoding: base64, as: UTF8.self)
             forms.append(standard)
-            forms.append(standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"))
+            forms.append(standard.replacing("+", with: "-").replacing("/", with: "_"))
         }
         return forms.filter { !$0.isEmpty }
+    }
+
+    private static func lowercaseHex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    }
+
+    /// `text` with every occurrence of `secret` replaced by ``placeholder``, ASCII letters matched in either
+    /// case (API keys and tokens are ASCII; other bytes must match exactly).
+    private static func replacingIgnoringASCIICase(_ secret: String, in text: String) -> String {
+        let needle = lowercased(Array(secret.utf8))
+        let haystack = Array(text.utf8)
+        guard !needle.isEmpty, haystack.count >= needle.count else { return text }
+        let folded = lowercased(haystack)
+        var output: [UInt8] = []
+        var index = 0
+        var replaced = false
+        while index < haystack.count {
+            if index + needle.count <= haystack.count, folded[index..<(index + needle.count)].elementsEqual(needle) {
+                output.append(contentsOf: placeholder.utf8)
+                index += needle.count
+                replaced = true
+            } else {
+                output.append(haystack[index])
+                index += 1
+            }
+        }
+        return replaced ? String(decoding: output, as: UTF8.self) : text
     }
 
     private static func isRunCharacter(_ byte: UInt8) -> Bool {

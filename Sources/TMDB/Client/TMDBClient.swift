@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTransport
 
 /// A TMDB v3 client: sends an ``Endpoint`` and decodes its response, throwing only ``TMDBError``.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Every failure ``TMDBClient/send(_:)`` can report. Messages inside are already redacted.
 public enum TMDBError: Error, Sendable, Hashable {

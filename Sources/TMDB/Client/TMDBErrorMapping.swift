@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTransport
 
 /// A non-2xx response, thrown inside the client so that ``TMDBErrorMapping`` sees every failure.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Accounts at Firebase Auth (email and password). Firebase checks passwords and issues tokens; the local

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HTTPTransport
 import TMDB
 
@@ -41,9 +45,7 @@ struct FirebaseAuthClient: Sendable {
 
     /// Secure Token refresh, form-encoded as Firebase's SDKs send it.
     func refresh(refreshToken: String) async throws -> FirebaseWire.RefreshResponse {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let encoded = refreshToken.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        let encoded = PercentEncoding.encode(refreshToken, keeping: PercentEncoding.isUnreserved)
         let body = Data("grant_type=refresh_token&refresh_token=\(encoded)".utf8)
         return try await send(.token, body: body, contentType: "application/x-www-form-urlencoded")
     }

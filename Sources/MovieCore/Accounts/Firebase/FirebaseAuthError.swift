@@ -15,12 +15,12 @@ enum FirebaseAuthError: Error, Equatable {
 
     /// Splits an error message such as `"WEAK_PASSWORD : Password should be at least 6 characters"`.
     static func api(status: Int, message: String) -> FirebaseAuthError {
-        guard let range = message.range(of: " : ") else {
-            return .api(status: status, code: message.trimmingCharacters(in: .whitespaces), detail: nil)
+        guard let range = message.firstRange(of: " : ") else {
+            return .api(status: status, code: message.trimmingWhitespace(), detail: nil)
         }
-        let detail = message[range.upperBound...].trimmingCharacters(in: .whitespaces)
+        let detail = message[range.upperBound...].trimmingWhitespace()
         return .api(
-            status: status, code: message[..<range.lowerBound].trimmingCharacters(in: .whitespaces),
+            status: status, code: message[..<range.lowerBound].trimmingWhitespace(),
             detail: detail.isEmpty ? nil : detail)
     }
 

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import HTTPTransport
 
 /// How to reach Firebase Auth: the Web API key (`FIREBASE_API_KEY`) and, for the Auth Emulator,
 /// `FIREBASE_AUTH_EMULATOR_HOST` (`host:port`, no scheme), which turns the production hosts into path
@@ -42,7 +47,7 @@ public struct FirebaseConfiguration: Sendable, Equatable, CustomStringConvertibl
     }
 
     private var emulatorHostWithoutScheme: String? {
-        guard var host = emulatorHost?.trimmingCharacters(in: .whitespaces), !host.isEmpty else { return nil }
+        guard var host = emulatorHost?.trimmingWhitespace(), !host.isEmpty else { return nil }
         for scheme in ["http://", "https://"] where host.lowercased().hasPrefix(scheme) {
             host = String(host.dropFirst(scheme.count))
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import JSONRPC
 import MovieCore
 import TMDB
@@ -84,7 +88,7 @@ extension JSONWriter {
 extension CatalogParams {
     /// -32010 when the query is empty or only whitespace; the trimmed query otherwise (at most 500 bytes).
     static func query(_ query: String) throws -> String {
-        let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = query.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             throw MovieError.validationFailed([FieldProblem(field: "query", problem: "must not be empty")])
         }
@@ -103,12 +107,21 @@ extension CatalogParams {
         return year
     }
 
-    /// ISO 3166-1 alpha-2 codes that name a country (not a macro-region such as `EU` or `QO`).
+    /// ISO 3166-1 alpha-2 codes that name a country (not a macro-region such as `EU` or `QO`): the two-letter
+    /// regions of Foundation's `Locale.Region.isoRegions` (ICU's list, with its exceptional reservations such as
+    /// `AC` and `XK`), written out because the modules link FoundationEssentials only, which has no region list.
     static let countryCodes: Set<String> = Set(
-        Locale.Region.isoRegions.map(\.identifier).filter { code in
-            code.count == 2 && code.allSatisfy { $0.isASCII && $0.isUppercase }
-        }
-    ).subtracting(["EU", "EZ", "QO", "UN"])
+        """
+        AC AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR
+        BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CP CQ CR CU CV CW CX CY CZ DE DG DJ DK DM
+        DO DZ EA EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT
+        GU GW GY HK HM HN HR HT HU IC ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR
+        KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU
+        MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY
+        QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TA TC TD TF TG
+        TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM
+        ZW
+        """.split(whereSeparator: \.isWhitespace).map(String.init))
 
     /// A region that must be a real ISO 3166-1 country code, as watch providers are listed by.
     static func country(_ region: String?, field: String) throws -> String? {
