@@ -44,6 +44,7 @@ public final class Database: Sendable {
             isWAL = true
         }
         try migrator.migrate(connection)
+        try connection.execute("PRAGMA cache_size = -\(max(0, configuration.writerCacheKiB))")
         // Readers need a WAL file that the writer can write: otherwise they would wait for it anyway.
         let hasReaders = isWAL && !connection.handleIsReadOnly && configuration.maximumReaderCount > 0
         self.path = path

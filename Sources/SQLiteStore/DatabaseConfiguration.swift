@@ -19,7 +19,12 @@ public struct DatabaseConfiguration: Sendable, Equatable {
     /// At most this many read-only connections serve ``Database/read(_:)`` beside the writer, opened as
     /// reads need them (GRDB's default is 5). 0 sends reads to the writer.
     public var maximumReaderCount: Int = 5
-    /// The page cache of each reader, in KiB (`PRAGMA cache_size = -N`; the writer keeps SQLite's 2,000).
+    /// The writer's page cache, in KiB (`PRAGMA cache_size = -N`; SQLite's default is 2,000). The writer
+    /// appends: recorded events and cache rows land on the rightmost pages of their tables and indexes,
+    /// which stay cached, and the kernel keeps the rest of the file. With 2,000 KiB a recording burst grew
+    /// the resident memory by the whole cache.
+    public var writerCacheKiB: Int = 512
+    /// The page cache of each reader, in KiB (`PRAGMA cache_size = -N`).
     /// Small, because the kernel caches the file for all of them anyway: five readers with SQLite's default
     /// would hold up to 10 MiB more, and grow towards it as reads spread over them.
     public var readerCacheKiB: Int = 256

@@ -29,6 +29,19 @@ import Testing
         return configuration
     }
 
+    @Test func theWriterAndEachReaderKeepThePageCacheTheirConfigurationGives() async throws {
+        let directory = try TemporaryDirectory()
+        var configuration = DatabaseConfiguration()
+        configuration.writerCacheKiB = 384
+        configuration.readerCacheKiB = 128
+        let database = try Database(path: directory.file("cache.sqlite"), configuration: configuration,
+                                    migrator: Self.migrator)
+        #expect(try await database.writeWithoutTransaction { try $0.scalarInt("PRAGMA cache_size") } == -384)
+        #expect(try await database.read { try $0.scalarInt("PRAGMA cache_size") } == -128)
+        #expect(DatabaseConfiguration().writerCacheKiB == 512)
+        try await database.close()
+    }
+
     @Test func aReadDoesNotWaitForAWriteThatWaitsForTheLock() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("lock.sqlite")
