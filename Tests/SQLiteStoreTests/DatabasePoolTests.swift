@@ -38,7 +38,6 @@ import Testing
                                     migrator: Self.migrator)
         #expect(try await database.writeWithoutTransaction { try $0.scalarInt("PRAGMA cache_size") } == -384)
         #expect(try await database.read { try $0.scalarInt("PRAGMA cache_size") } == -128)
-        #expect(DatabaseConfiguration().writerCacheKiB == 512)
         try await database.close()
     }
 
@@ -184,11 +183,11 @@ import Testing
         #expect(ran.withLock { $0 } == false)
     }
 
-    @Test func readersHaveSmallPageCachesAndTheWriterSQLitesDefault() async throws {
+    @Test func readersAndTheWriterHaveSmallPageCachesByDefault() async throws {
         let directory = try TemporaryDirectory()
         let database = try Database(path: directory.file("cache.sqlite"), migrator: Self.migrator)
         #expect(try await database.read { db in try db.scalarInt("PRAGMA cache_size") } == -256)
-        #expect(try await database.writeWithoutTransaction { db in try db.scalarInt("PRAGMA cache_size") } == -2000)
+        #expect(try await database.writeWithoutTransaction { db in try db.scalarInt("PRAGMA cache_size") } == -512)
     }
 
     @Test func aDatabaseWithoutWALReadsOnTheWriter() async throws {
