@@ -44,7 +44,8 @@ public final class Database: Sendable {
             isWAL = true
         }
         try migrator.migrate(connection)
-        try connection.execute("PRAGMA cache_size = -\(max(0, configuration.writerCacheKiB))")
+        let writerCacheKiB = max(0, configuration.writerCacheKiB)
+        try connection.execute("PRAGMA cache_size = -\(writerCacheKiB)")
         // Readers need a WAL file that the writer can write: otherwise they would wait for it anyway.
         let hasReaders = isWAL && !connection.handleIsReadOnly && configuration.maximumReaderCount > 0
         self.path = path

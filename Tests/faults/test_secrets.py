@@ -296,6 +296,8 @@ AUDITED = {
         "an Int (PRAGMA values cannot be bound); Swift's Int description is digits only",
     ("SQLiteStore/Database.swift", "pageCacheKiB"):
         "an Int from DatabaseConfiguration (PRAGMA values cannot be bound); digits only",
+    ("SQLiteStore/Database.swift", "writerCacheKiB"):
+        "an Int from DatabaseConfiguration (PRAGMA values cannot be bound); digits only",
     ("MovieCore/Events/EventQueries.swift", "columns"): "a constant column list",
     ("MovieCore/Events/EventQueries.swift", "whereClause"):
         "joined from fixed condition fragments; every value in them is a bound ? parameter",
