@@ -20,6 +20,7 @@ public final class Connection: Sendable, NotificationSending {
     private let output: OutputChannel
     public let dispatcher: Dispatcher
     private let endOfInput = OneShotSignal()
+    private let roomWakeup = RoomWakeup()
 
     public init(inputFD: Int32, outputFD: Int32, dispatcher: Dispatcher) {
         self.inputFD = inputFD
@@ -27,6 +28,7 @@ public final class Connection: Sendable, NotificationSending {
         self.dispatcher = dispatcher
         dispatcher.setNotifier(self)
         dispatcher.setReplyRoom(output)
+        output.whenFull { [roomWakeup] in roomWakeup.signal() }
     }
 
     /// The framing detected on input (`content-length` or `newline`), nil before the first message.
@@ -57,12 +59,21 @@ public final class Connection: Sendable, NotificationSending {
 
     private func readLoop() {
         let maxSize = dispatcher.limits.maxMessageSize
+        let maxBuffered = dispatcher.limits.maxBufferedInputBytes
         var framing: (any MessageFraming)?
         var preamble: [UInt8] = []
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
         while true {
+            if !takeRequests(from: &framing) {
+                // The backlog is full. When the replies are what holds it (the client does not read now),
+                // read on into the framing buffer, where a request costs only its bytes, until it holds
+                // `maxBuffered`: a client that writes everything before it reads is served so. Otherwise
+                // the requests wait in the pipe. Either way, take requests again once there is room.
+                let readOn = output.isFull && (framing?.bufferedByteCount ?? 0) < maxBuffered
+                guard roomWakeup.wait(for: dispatcher, orInput: readOn ? inputFD : nil) else { continue }
+            }
             let count = read(inputFD, buffer.baseAddress, capacity)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
@@ -83,8 +94,6 @@ public final class Connection: Sendable, NotificationSending {
             } else {
                 framing?.append(chunk)
             }
-            while let event = framing?.next() { deliver(event) }
-            waitForRoom()
         }
         if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
             // The stream ended before the framing could be told apart: a short last line of JSON.
@@ -93,16 +102,29 @@ public final class Connection: Sendable, NotificationSending {
             output.setFraming(lastLine)
             framing = lastLine
         }
-        while let event = framing?.finish() { deliver(event) }
+        // What is left, each request once there is room for it.
+        while true {
+            if !dispatcher.hasRoom {
+                _ = roomWakeup.wait(for: dispatcher, orInput: nil)
+                continue
+            }
+            guard let event = framing?.finish() else { break }
+            deliver(event)
+        }
     }
 
-    /// Stops reading while the requests read and not yet answered exceed their budget; the client is then
-    /// held back by the pipe, so memory stays bounded. Replies never block a request (they queue in the
-    /// output, written by a thread of its own), so the backlog drains while the client reads, and a client
-    /// that writes everything before it reads is held back only once both the input and the output budget
-    /// are full (the output's holds back the start of new requests).
-    private func waitForRoom() {
-        while !dispatcher.waitForRoom(timeout: .seconds(1)) {}
+    /// Takes the buffered requests while the dispatcher has room for them; false when it stopped for room.
+    /// The requests read and not yet answered are held to their budget this way; replies never block a
+    /// request (they queue in the output, written by a thread of its own), and the output's budget holds
+    /// back the start of new requests, so a client that does not read fills the backlog, then the framing
+    /// buffer, and then the pipe holds it back: memory stays bounded.
+    private func takeRequests(from framing: inout (any MessageFraming)?) -> Bool {
+        guard framing != nil else { return true }
+        while dispatcher.hasRoom {
+            guard let event = framing?.next() else { return true }
+            deliver(event)
+        }
+        return false
     }
 
     private func deliver(_ event: FrameEvent) {
@@ -143,5 +165,54 @@ final class OneShotSignal: Sendable {
             }
             if fired { continuation.resume() }
         }
+    }
+}
+
+/// How the reading thread waits for room in the dispatcher and, at the same time, for input: a pipe of its
+/// own that the dispatcher's wake-up writes a byte to, polled with the input (the input stays in blocking
+/// mode, whose flag the parent process shares).
+final class RoomWakeup: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            // Both ends non-blocking: a wake-up never waits (a byte already there is enough), and the reader
+            // empties the pipe without waiting.
+            for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+        } else {
+            Log.error("Could not create the reading thread's wake-up pipe; it polls for room instead")
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+
+    /// Waits until `dispatcher` has room, a `signal()` (the output has filled), or, when `input` is given,
+    /// until it is readable (or at most a second, after which the caller looks again); true when the input
+    /// is readable.
+    func wait(for dispatcher: Dispatcher, orInput input: Int32?) -> Bool {
+        guard dispatcher.wakeWhenRoom({ [self] in signal() }) else { return false }
+        var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
+        if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
+        let ready = fds.withUnsafeMutableBufferPointer { fds in poll(fds.baseAddress, nfds_t(fds.count), 1000) }
+        guard ready > 0 else { return false }
+        if fds[0].revents != 0 { drain() }
+        return fds.count > 1 && fds[1].revents != 0
+    }
+
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+
+    private func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
     }
 }

@@ -31,6 +31,8 @@ public struct ContentLengthFraming: MessageFraming {
         self.maxMessageSize = maxMessageSize
     }
 
+    public var bufferedByteCount: Int { buffer.count }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes)
     }

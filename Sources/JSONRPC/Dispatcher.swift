@@ -32,17 +32,23 @@ public final class Dispatcher: Sendable {
         /// after the message that reached it, so one message of up to `maxMessageSize` always gets in.
         /// Default: ``defaultQueuedBytes``.
         public var maxQueuedInputBytes: Int
-        /// Bytes of replies waiting to be written at which no further request starts: a client that does
-        /// not read holds the work back, and through `maxQueuedInputBytes` the input. A single reply larger
-        /// than it still goes out whole. Default: ``defaultQueuedOutputBytes``.
+        /// Bytes of replies waiting to be written (their buffers' capacity) at which no further request
+        /// starts: a client that does not read holds the work back, and through `maxQueuedInputBytes` the
+        /// input. A single reply larger than it still goes out whole. Default: ``defaultQueuedOutputBytes``.
         public var maxQueuedOutputBytes: Int
+        /// Bytes read and not yet framed at which the connection stops reading. While the requests already
+        /// taken fill `maxQueuedInputBytes` because their replies have no room (the client does not read),
+        /// the connection reads on into its framing buffer, where a waiting request costs only its bytes:
+        /// so a client that writes all its requests before it reads a reply is served until its requests,
+        /// not their replies, exceed the budgets. Default: ``defaultBufferedInputBytes``.
+        public var maxBufferedInputBytes: Int
         /// The largest reply one batch builds; entries past it are answered with a `replyTooLarge` error.
         /// Default: the message limit.
         public var maxBatchReplySize: Int
         public init(
             maxMessageSize: Int = 16 * 1024 * 1024, maxDepth: Int = 64, maxConcurrentRequests: Int = 64,
             maxWaitingRequests: Int = 16 * 1024, maxQueuedInputBytes: Int? = nil, maxQueuedOutputBytes: Int? = nil,
-            maxBatchReplySize: Int? = nil
+            maxBufferedInputBytes: Int? = nil, maxBatchReplySize: Int? = nil
         ) {
             self.maxMessageSize = maxMessageSize
             self.maxDepth = maxDepth
@@ -50,6 +56,7 @@ public final class Dispatcher: Sendable {
             self.maxWaitingRequests = max(1, maxWaitingRequests)
             self.maxQueuedInputBytes = max(1, maxQueuedInputBytes ?? Self.defaultQueuedBytes)
             self.maxQueuedOutputBytes = max(1, maxQueuedOutputBytes ?? Self.defaultQueuedOutputBytes)
+            self.maxBufferedInputBytes = max(1, maxBufferedInputBytes ?? Self.defaultBufferedInputBytes)
             self.maxBatchReplySize = max(1, maxBatchReplySize ?? maxMessageSize)
         }
 
@@ -58,12 +65,18 @@ public final class Dispatcher: Sendable {
         /// megabyte or two, not the whole backlog (was twice the message limit, 32 MiB).
         public static let defaultQueuedBytes = 1 << 20
 
-        /// The default budget of queued output: larger than the input's on purpose. A client that writes all
-        /// its requests before it reads a reply is served until its replies exceed it (20,000 `server.info`
-        /// need 3.6 MB; 1 MiB deadlocked them), while one that reads as it goes, however far it pipelines,
-        /// costs at most this much (was twice the message limit, 32 MiB, which a pipelined run of 13 KB
-        /// pages filled whenever the client read more slowly than the server wrote).
-        public static let defaultQueuedOutputBytes = 8 << 20
+        /// The default budget of queued output, as small as the input's: replies are what a pipelined run
+        /// fills whenever the client reads more slowly than the server writes, and they are the large side
+        /// (a 13 KB page for a 70-byte request). It was 8 MiB so that a client writing all its requests
+        /// before reading was served (20,000 `server.info` need 3.6 MB of replies; 1 MiB deadlocked them),
+        /// which held 16 MB of pages in a pipelined run; such a client is now served by the input's
+        /// framing buffer (``defaultBufferedInputBytes``), where the same requests take 1.1 MB.
+        public static let defaultQueuedOutputBytes = 1 << 20
+
+        /// The default framing buffer while the output is full: 1 MiB of requests, about 19,000 small ones.
+        /// With the other budgets and the pipes, a client writing 27,000 `server.info` before it reads is
+        /// served (the integration suite writes 20,000).
+        public static let defaultBufferedInputBytes = 1 << 20
 
         /// What one queued request costs beyond its bytes (its job, closure and bookkeeping), so that a
         /// flood of tiny requests is bounded by `maxQueuedInputBytes` too.
@@ -92,8 +105,8 @@ public final class Dispatcher: Sendable {
         /// thousands of live tasks.
         var waiting = FIFOQueue<Job>()
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        /// The reading thread, parked in `waitForRoom` while too many jobs wait.
-        var roomWaiter: DispatchSemaphore?
+        /// Wakes the reading thread, which stopped taking requests while too many jobs wait.
+        var roomWaiter: (@Sendable () -> Void)?
     }
 
     private struct Entry {
@@ -204,14 +217,28 @@ public final class Dispatcher: Sendable {
 
     /// The semaphore `waitForRoom` parks on (signalled when the backlog has halved), nil when there is room.
     func roomToWait() -> DispatchSemaphore? {
-        inFlight.withLock { state -> DispatchSemaphore? in
-            guard state.waiting.count >= limits.maxWaitingRequests
-                || state.queuedInputBytes >= limits.maxQueuedInputBytes
-            else { return nil }
-            let semaphore = DispatchSemaphore(value: 0)
-            state.roomWaiter = semaphore
-            return semaphore
+        let semaphore = DispatchSemaphore(value: 0)
+        return wakeWhenRoom { semaphore.signal() } ? semaphore : nil
+    }
+
+    /// Whether another request may be taken now: fewer than `limits.maxWaitingRequests` jobs wait and the
+    /// unfinished ones cost less than `limits.maxQueuedInputBytes`.
+    public var hasRoom: Bool {
+        inFlight.withLock { !isFull($0) }
+    }
+
+    /// Registers `wake`, called once when the backlog has halved, and returns true; returns false and
+    /// registers nothing when there is room now. One registration at a time: the reading thread's.
+    public func wakeWhenRoom(_ wake: @escaping @Sendable () -> Void) -> Bool {
+        inFlight.withLock { state -> Bool in
+            guard isFull(state) else { return false }
+            state.roomWaiter = wake
+            return true
         }
+    }
+
+    private func isFull(_ state: InFlight) -> Bool {
+        state.waiting.count >= limits.maxWaitingRequests || state.queuedInputBytes >= limits.maxQueuedInputBytes
     }
 
     // MARK: Single messages
@@ -390,7 +417,7 @@ public final class Dispatcher: Sendable {
     /// halved, or release whoever waits for idleness.
     private func finished(_ job: Job) {
         let (next, waiters, reader) = inFlight.withLock {
-            state -> (Job?, [CheckedContinuation<Void, Never>], DispatchSemaphore?) in
+            state -> (Job?, [CheckedContinuation<Void, Never>], (@Sendable () -> Void)?) in
             state.queuedInputBytes -= job.cost
             var next: Job?
             if job.control {
@@ -400,7 +427,7 @@ public final class Dispatcher: Sendable {
             } else {
                 state.running -= 1
             }
-            var reader: DispatchSemaphore?
+            var reader: (@Sendable () -> Void)?
             if state.waiting.count <= limits.maxWaitingRequests / 2
                 && state.queuedInputBytes <= limits.maxQueuedInputBytes / 2
             {
@@ -410,7 +437,7 @@ public final class Dispatcher: Sendable {
             defer { state.idleWaiters = [] }
             return (nil, state.idleWaiters, reader)
         }
-        reader?.signal()
+        reader?()
         if let next { start(next) }
         for waiter in waiters { waiter.resume() }
     }

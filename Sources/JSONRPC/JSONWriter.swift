@@ -44,12 +44,18 @@ public struct JSONWriter {
     /// are copied but for the closing brace, `body` adds the rest, and the object is closed.
     public mutating func object(extending members: EncodedJSON, _ body: (inout JSONWriter) -> Void) {
         separate()
+        // Room for a few members more and the reply's end: appending them to a buffer the copy filled
+        // exactly would double it, and a queued 13 KB page would hold 26 KB.
+        bytes.reserveCapacity(bytes.count + members.bytes.count + Self.roomAfterExtendedObject)
         members.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.dropLast()) }
         open(needingComma: members.bytes.count > 2)  // `{}` has no member to follow
         body(&self)
         close()
         bytes.append(UInt8(ascii: "}"))
     }
+
+    /// Bytes reserved after an extended object's copied members (a catalog answer's provenance is about 80).
+    static let roomAfterExtendedObject = 256
 
     public mutating func array<S: Sequence>(_ elements: S, _ body: (inout JSONWriter, S.Element) -> Void) {
         separate()

@@ -38,6 +38,8 @@ public protocol MessageFraming: Sendable {
     mutating func next() -> FrameEvent?
     /// Called at end of stream: whatever complete message is left, or nil.
     mutating func finish() -> FrameEvent?
+    /// Bytes appended and not yet taken by `next()`: what the buffer holds.
+    var bufferedByteCount: Int { get }
     /// Appends the bytes to write for one outgoing message body to `out` (read in place, so that replies
     /// gathered into one write are copied once, not framed into a buffer of their own first).
     func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8])

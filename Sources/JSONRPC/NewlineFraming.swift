@@ -14,6 +14,8 @@ public struct NewlineFraming: MessageFraming {
         self.maxMessageSize = maxMessageSize
     }
 
+    public var bufferedByteCount: Int { buffer.count }
+
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         buffer.append(bytes)
     }

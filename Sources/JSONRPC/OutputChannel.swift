@@ -16,13 +16,14 @@ import Synchronization
 /// The protocol output: whole frames in order, never interleaved, written by a thread of its own so that no
 /// sender (a task on a cooperative thread, the reading thread) ever blocks on a client that does not read.
 ///
-/// Frames wait in a queue with a byte budget (`maxQueuedBytes`). The budget is not enforced here, where a
+/// Frames wait in a queue with a byte budget (`maxQueuedBytes`), each counted by its buffer's capacity, the
+/// memory it holds (a reply's buffer may be up to twice its bytes). The budget is not enforced here, where a
 /// reply must never be lost, but by the dispatcher, which starts no new request while the queue is full
 /// (`waitForRoom`): a client that stops reading holds back the work, the work holds back the input, and the
 /// reading thread stops reading. When many frames are ready the writer sends them in one `write`. When
-/// nothing is queued or being written and the pipe has room for the whole frame, the sender writes it
-/// itself: a round trip then costs no thread wake-up. After the peer goes away (EPIPE) further frames are
-/// dropped quietly.
+/// nothing is queued or being written and the pipe is empty, with room for the whole frame, the sender
+/// writes it itself: a round trip then costs no thread wake-up. After the peer goes away (EPIPE) further
+/// frames are dropped quietly.
 final class OutputChannel: ReplyRoom {
     private let fd: Int32
     let maxQueuedBytes: Int
@@ -43,6 +44,8 @@ final class OutputChannel: ReplyRoom {
         var closed = false
         var writerStarted = false
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Called when the queue reaches its budget (see ``whenFull(_:)``).
+        var whenFull: (@Sendable () -> Void)?
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
         var isIdle: Bool { queue.isEmpty && !writing }
@@ -63,14 +66,15 @@ final class OutputChannel: ReplyRoom {
     /// `F_GETPIPE_SZ` (Linux), which Glibc's Swift module leaves out.
     private static let getPipeSize: Int32 = 1032
 
-    /// Whether `count` bytes written now cannot block: the pipe holds its unread bytes in pages, at worst
-    /// two of them partly filled (one partly read, one partly written), and a write takes whole pages.
+    /// Whether `count` bytes written now cannot block: only when the pipe is empty. A pipe holds its bytes
+    /// in page-sized slots, and a write shares the last slot only when it fits there whole, so unread bytes
+    /// say little about the slots they take: 48 KB of 1 KB replies fill all 16 slots of a 64 KiB pipe (each
+    /// holds three), and a write then blocks the sender, which may be the reading thread.
     private func pipeHasRoom(for count: Int) -> Bool {
         guard pipePages > 0 else { return false }
         var unread: CInt = 0
         guard ioctl(fd, UInt(FIONREAD), &unread) == 0 else { return false }
-        let pagesUsed = (Int(unread) + Self.pageSize - 1) / Self.pageSize + 2
-        return (count + Self.pageSize - 1) / Self.pageSize <= pipePages - pagesUsed
+        return unread == 0 && (count + Self.pageSize - 1) / Self.pageSize <= pipePages
     }
 
     /// Set once the input's framing is known; replies use the same framing.
@@ -81,8 +85,16 @@ final class OutputChannel: ReplyRoom {
 
     var framingName: String? { framingNameStorage.withLock { $0 } }
 
-    /// Bytes queued and not yet written.
+    /// What the frames queued and not yet written hold: their buffers' capacity.
     var queuedBytes: Int { state.withLock { $0.queuedBytes } }
+
+    /// Whether the queue holds its budget or more: no request starts until it has room.
+    var isFull: Bool { state.withLock { $0.queuedBytes >= maxQueuedBytes && !$0.closed } }
+
+    /// Sets `hook`, called (on the sending thread, outside the lock) each time a frame fills the queue.
+    func whenFull(_ hook: @escaping @Sendable () -> Void) {
+        state.withLock { $0.whenFull = hook }
+    }
 
     /// Writes one message body now when that cannot block and nothing is ahead of it, else queues it for
     /// the writer thread; returns at once either way. `moreComing` (other requests are in flight) queues it
@@ -103,16 +115,18 @@ final class OutputChannel: ReplyRoom {
                 return
             }
         }
-        let startWriter = state.withLock { state -> Bool in
+        let (startWriter, filled) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
             if framing != nil { state.writing = false }  // not written after all: queued, in order
-            guard !state.closed else { return false }
+            guard !state.closed else { return (false, nil) }
+            let wasFull = state.queuedBytes >= maxQueuedBytes
             state.queue.append(body)
-            state.queuedBytes += body.count
+            state.queuedBytes += body.capacity
             defer { state.writerStarted = true }
-            return !state.writerStarted
+            return (!state.writerStarted, wasFull || state.queuedBytes < maxQueuedBytes ? nil : state.whenFull)
         }
         if startWriter { startWriterThread() }
         wakeWriter.signal()
+        filled?()
     }
 
     /// Returns once the queue is below its budget (at once when it is).
@@ -151,18 +165,20 @@ final class OutputChannel: ReplyRoom {
         while true {
             wakeWriter.wait()
             while true {
-                let taken = state.withLock { state -> (frames: [[UInt8]], bytes: Int, framing: any MessageFraming)? in
+                let taken = state.withLock { state -> (frames: [[UInt8]], cost: Int, framing: any MessageFraming)? in
                     // A sender writing directly holds `writing`; it wakes this thread when it is done.
                     guard !state.queue.isEmpty, !state.writing else { return nil }
                     var frames: [[UInt8]] = []
                     var bytes = 0
+                    var cost = 0
                     while let next = state.queue.first, frames.isEmpty || bytes + next.count <= Self.gatherLimit {
                         _ = state.queue.popFirst()
                         frames.append(next)
                         bytes += next.count
+                        cost += next.capacity
                     }
                     state.writing = true
-                    return (frames, bytes, state.framing ?? NewlineFraming())
+                    return (frames, cost, state.framing ?? NewlineFraming())
                 }
                 guard let taken else { break }
                 gathered.removeAll(keepingCapacity: gathered.capacity <= Self.gatherLimit * 2)
@@ -170,7 +186,7 @@ final class OutputChannel: ReplyRoom {
                     frame.withUnsafeBytes { taken.framing.frame($0, into: &gathered) }
                 }
                 let ok = state.withLock { $0.closed } ? true : writeAll(&gathered)
-                finishedWriting(taken.bytes, failed: !ok)
+                finishedWriting(taken.cost, failed: !ok)
             }
         }
     }
@@ -179,7 +195,7 @@ final class OutputChannel: ReplyRoom {
         return bytes.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
     }
 
-    /// Frames of `bytes` bytes were written (or failed): releases whoever waits for room or for the end.
+    /// Frames that cost `bytes` were written (or failed): releases whoever waits for room or for the end.
     private func finishedWriting(_ bytes: Int, failed: Bool) {
         typealias Waiters = [CheckedContinuation<Void, Never>]
         let (room, drained) = state.withLock { state -> (Waiters, Waiters) in
@@ -188,7 +204,7 @@ final class OutputChannel: ReplyRoom {
             if failed && !state.closed {
                 state.closed = true
                 // Nothing more will be written: forget the queue, so nobody waits for room that never comes.
-                while let dropped = state.queue.popFirst() { state.queuedBytes -= dropped.count }
+                while let dropped = state.queue.popFirst() { state.queuedBytes -= dropped.capacity }
                 Log.info("Output closed by the client; further replies are dropped")
             }
             var room: Waiters = []

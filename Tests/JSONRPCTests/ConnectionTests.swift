@@ -190,6 +190,106 @@ struct ConnectionTests {
         #expect(all[2] == ["jsonrpc": "2.0", "id": 3, "result": "pong"])
     }
 
+    /// A client that writes all its requests before it reads a reply is served while its requests fit
+    /// the framing buffer, although their replies are far beyond the output's budget and the backlog's:
+    /// once the replies have no room, the connection reads on into that buffer instead of stopping.
+    @Test func aClientThatWritesEverythingBeforeReadingIsServedFromTheFramingBuffer() async throws {
+        let limits = Dispatcher.Limits(
+            maxConcurrentRequests: 2, maxQueuedInputBytes: 4096, maxQueuedOutputBytes: 4096,
+            maxBufferedInputBytes: 1 << 20)
+        let fixture = DispatcherFixture(limits: limits)
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        try #require(pipe(&input) == 0)
+        try #require(pipe(&output) == 0)
+        let connection = Connection(inputFD: input[0], outputFD: output[1], dispatcher: fixture.dispatcher)
+        let running = Task { await connection.run() }
+        // 3,000 requests (200 KB, three times what the input pipe holds) and 3 MB of replies.
+        let count = 3000
+        let requests = (0..<count).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"blob","params":{"count":1000}}"# }
+            .joined(separator: "\n") + "\n"
+        let (inputRead, inputWrite, outputRead, outputWrite) = (input[0], input[1], output[0], output[1])
+        let writesEnded = DispatchSemaphore(value: 0)
+        Thread {
+            var bytes = utf8(requests)
+            _ = bytes.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: inputWrite, $0) }
+            close(inputWrite)
+            writesEnded.signal()
+        }.start()
+        // The replies are read only once every request is written; if the server stopped reading, the
+        // writes never end, and after a generous wait the reader drains the replies so the test can end.
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, [UInt8]), Never>) in
+            Thread {
+                let wroteAll = writesEnded.wait(timeout: .now() + 30) == .success
+                var received: [UInt8] = []
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = buffer.withUnsafeMutableBytes { read(outputRead, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    received += buffer[0..<n]
+                }
+                close(outputRead)
+                continuation.resume(returning: (wroteAll, received))
+            }.start()
+            Task {
+                await running.value
+                close(outputWrite)
+                close(inputRead)
+            }
+        }
+        let (wroteAll, received) = result
+        #expect(wroteAll, "the connection stopped reading while its replies waited for the client")
+        var framing = NewlineFraming()
+        framing.append(received)
+        var ids: Set<Int> = []
+        while case .message(let body) = framing.next() {
+            if let id = try JSONDecoder().decode(JSONValue.self, from: Data(body))["id"], case .int(let value) = id {
+                ids.insert(value)
+            }
+        }
+        #expect(ids == Set(0..<count))
+    }
+
+    /// Sending never blocks the sender, whatever the pipe holds: 1 KB frames that nobody reads queue once
+    /// the pipe is full. (The check before writing directly took the pipe's unread bytes for the slots they
+    /// fill; three 1 KB writes fill a slot of 4 KiB, so the 49th send blocked in `write`.)
+    @Test func sendingToAPipeNobodyReadsNeverBlocks() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let output = OutputChannel(fd: writeEnd)
+        output.setFraming(NewlineFraming())
+        let frame = [UInt8](repeating: UInt8(ascii: "x"), count: 1037)
+        let count = 200
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            for _ in 0..<count { output.send(frame) }
+            sent.signal()
+        }.start()
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, Int), Never>) in
+            Thread {
+                let returned = sent.wait(timeout: .now() + 30) == .success
+                // Read what was sent, so that a blocked sender is released and the test ends either way.
+                var received = 0
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while received < count * (frame.count + 1) {
+                    let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { break }
+                    received += n
+                }
+                continuation.resume(returning: (returned, received))
+            }.start()
+        }
+        await output.drain()
+        close(writeEnd)
+        close(readEnd)
+        let (returned, received) = result
+        #expect(returned, "a send blocked on the full pipe")
+        #expect(received == count * (frame.count + 1))
+    }
+
     @Test func emptyInputEndsAtOnce() async throws {
         let fixture = DispatcherFixture()
         let server = try PipeServer(dispatcher: fixture.dispatcher)
