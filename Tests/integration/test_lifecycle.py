@@ -154,3 +154,24 @@ def test_a_client_that_writes_everything_before_reading_does_not_deadlock(server
         watchdog.cancel()
     assert process.wait(DEADLINE) == 0, "killed by the watchdog: the server and the client waited on each other"
     assert sorted(ids) == list(range(count))
+
+
+def test_a_client_that_writes_everything_before_reading_large_replies_does_not_deadlock(server_binary, server_env):
+    # 10,000 requests for a 13 KB page (0.5 MB of requests, 130 MB of replies) written before any reply is
+    # read: the replies overflow every output budget at once, so the server must take the requests into
+    # its framing buffer, where they cost their own bytes, or the write below blocks forever (it did when
+    # the requests waited for their replies' room in the pipe).
+    count = 10000
+    process = subprocess.Popen([server_binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, env=full_env(server_env))
+    watchdog = threading.Timer(120, process.kill)
+    watchdog.start()
+    try:
+        process.stdin.write(b"".join(b'{"jsonrpc":"2.0","method":"movies.popular","id":%d}\n' % i
+                                     for i in range(count)))
+        process.stdin.close()
+        ids = [json.loads(line)["id"] for line in process.stdout]
+    finally:
+        watchdog.cancel()
+    assert process.wait(DEADLINE) == 0, "killed by the watchdog: the server and the client waited on each other"
+    assert sorted(ids) == list(range(count))
