@@ -131,6 +131,27 @@ public struct JSONWriter {
         bytes.append(d)
     }
 
+    /// A string of `count` bytes that `fill` writes in place, every one of them printable ASCII other than
+    /// `"` and `\` (a timestamp's digits and separators), so that it needs no escaping and no `String` is
+    /// made for it. What `fill` writes is checked: anything else is written escaped.
+    public mutating func value(plainASCII count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        let plain = bytes.withUnsafeMutableBufferPointer { all -> Bool in
+            let text = UnsafeMutableBufferPointer(rebasing: all[start...])
+            fill(text)
+            return !text.contains { $0 >= 0x80 || Self.needsEscape($0) }
+        }
+        if !plain {
+            let text = String(decoding: bytes[start...], as: UTF8.self)
+            bytes.removeSubrange(start...)
+            writeEscaped(text)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     public mutating func value(_ string: String?) {
         if let string { value(string) } else { null() }
     }
@@ -163,6 +184,12 @@ public struct JSONWriter {
     public mutating func member(_ name: String, _ bool: Bool) { key(name); value(bool) }
     public mutating func member(_ name: String, _ ints: [Int]) { key(name); value(ints) }
     public mutating func member(_ name: String, _ strings: [String]) { key(name); value(strings) }
+    public mutating func member(
+        _ name: String, plainASCII count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void
+    ) {
+        key(name)
+        value(plainASCII: count, fill)
+    }
 
     // MARK: Internals
 

@@ -14,6 +14,23 @@ import Testing
         #expect(writer.bytes == Array(try JSONEncoder().encode(int)))
     }
 
+    /// A string written in place is the string `value(_:)` writes; one that turns out to need escapes
+    /// (the filler broke its promise) is escaped all the same.
+    @Test func plainASCIIWrittenInPlaceIsTheStringItHolds() throws {
+        for text in ["2026-12-03T15:04:05.678Z", "", "a\"b\\c", "tab\there", "caf\u{E9}"] {
+            var expected = JSONWriter()
+            expected.object { $0.member("at", text); $0.member("n", 1) }
+            var written = JSONWriter()
+            written.object { writer in
+                writer.member("at", plainASCII: text.utf8.count) { buffer in
+                    for (offset, byte) in text.utf8.enumerated() { buffer[offset] = byte }
+                }
+                writer.member("n", 1)
+            }
+            #expect(written.bytes == expected.bytes, "\(text)")
+        }
+    }
+
     @Test func integerKeysBooleansAndNull() throws {
         var writer = JSONWriter()
         writer.object { writer in

@@ -65,6 +65,20 @@ struct FoundationParityTests {
         }
     }
 
+    /// The bytes written in place are the string's, and `isWritable` marks where `write` stops.
+    @Test func timestampsWrittenInPlaceAreTheirStrings() {
+        for millis: Int64 in [0, 1, -1, 1_796_026_200_123, Timestamp.minimumMillis, Timestamp.maximumMillis,
+                              951_782_400_000, -86_400_001] {
+            #expect(Timestamp.isWritable(millis: millis))
+            var bytes = [UInt8](repeating: 0, count: Timestamp.length)
+            bytes.withUnsafeMutableBufferPointer { Timestamp.write(millis: millis, into: $0) }
+            #expect(String(decoding: bytes, as: UTF8.self) == Timestamp.string(millis: millis), "\(millis)")
+        }
+        #expect(Timestamp.string(millis: 951_782_400_000) == "2000-02-29T00:00:00.000Z")
+        #expect(!Timestamp.isWritable(millis: Timestamp.minimumMillis - 1))
+        #expect(!Timestamp.isWritable(millis: Timestamp.maximumMillis + 1))
+    }
+
     @Test func outOfRangeTimestampsAreWrittenAsPrintfWrites() {
         for millis: Int64 in [Timestamp.minimumMillis - 1, -62_200_000_000_000, -90_000_000_000_000,
                               Timestamp.maximumMillis + 1, 400_000_000_000_000] {

@@ -39,8 +39,16 @@ extension JSONWriter {
 
     mutating func provenance(_ provenance: Provenance) {
         member("source", provenance.source.rawValue)
-        member("fetchedAt", Timestamp.string(provenance.fetchedAt))
+        member("fetchedAt", timestamp: provenance.fetchedAt)
         member("stale", provenance.stale)
+    }
+
+    /// A timestamp member written straight into the reply (``Timestamp``'s format): making its `String` and
+    /// then checking it for escapes was most of writing a catalog answer's provenance.
+    mutating func member(_ name: String, timestamp date: Date) {
+        let millis = Timestamp.millis(date)
+        guard Timestamp.isWritable(millis: millis) else { return member(name, Timestamp.string(millis: millis)) }
+        member(name, plainASCII: Timestamp.length) { Timestamp.write(millis: millis, into: $0) }
     }
 
     mutating func genres(_ genres: [Genre]) {
