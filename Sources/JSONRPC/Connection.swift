@@ -65,14 +65,36 @@ public final class Connection: Sendable, NotificationSending {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
+        /// Since when the output has been full with no write completed, and that write count.
+        var stall: (writes: UInt64, since: ContinuousClock.Instant, readingOn: Bool)?
         while true {
             if !takeRequests(from: &framing) {
-                // The backlog is full. When the replies are what holds it (the client does not read now),
-                // read on into the framing buffer, where a request costs only its bytes, until it holds
-                // `maxBuffered`: a client that writes everything before it reads is served so. Otherwise
-                // the requests wait in the pipe. Either way, take requests again once there is room.
-                let readOn = output.isFull && (framing?.bufferedByteCount ?? 0) < maxBuffered
-                guard roomWakeup.wait(for: dispatcher, orInput: readOn ? inputFD : nil) else { continue }
+                // The backlog or the output is full. When the output is, and the client has read none of
+                // its replies for `Self.stallTime` (it writes everything before it reads), read on into the
+                // framing buffer, where a request costs only its bytes, until it holds `maxBuffered`. A client
+                // that reads, however slowly, is held back by the pipe instead: buffering its requests would
+                // only cost memory. Either way, take requests again once there is room.
+                var readOn = false
+                var timeout = Duration.seconds(1)
+                if output.isFull && (framing?.bufferedByteCount ?? 0) < maxBuffered {
+                    let writes = output.completedWrites
+                    if let watched = stall, watched.writes == writes {
+                        let stalled = ContinuousClock.now - watched.since
+                        readOn = stalled >= Self.stallTime
+                        if !readOn { timeout = Self.stallTime - stalled }
+                        if readOn && !watched.readingOn {
+                            Log.debug("No reply read for \(stalled): buffering the client's requests")
+                            stall?.readingOn = true
+                        }
+                    } else {
+                        stall = (writes, .now, false)
+                        timeout = Self.stallTime
+                    }
+                } else {
+                    stall = nil
+                }
+                let input = readOn ? inputFD : nil
+                guard roomWakeup.wait(for: dispatcher, output, orInput: input, timeout: timeout) else { continue }
             }
             let count = read(inputFD, buffer.baseAddress, capacity)
             if count < 0 && errno == EINTR { continue }
@@ -104,8 +126,8 @@ public final class Connection: Sendable, NotificationSending {
         }
         // What is left, each request once there is room for it.
         while true {
-            if !dispatcher.hasRoom {
-                _ = roomWakeup.wait(for: dispatcher, orInput: nil)
+            if !dispatcher.hasRoom || output.isFull {
+                _ = roomWakeup.wait(for: dispatcher, output, orInput: nil, timeout: .seconds(1))
                 continue
             }
             guard let event = framing?.finish() else { break }
@@ -113,14 +135,21 @@ public final class Connection: Sendable, NotificationSending {
         }
     }
 
-    /// Takes the buffered requests while the dispatcher has room for them; false when it stopped for room.
-    /// The requests read and not yet answered are held to their budget this way; replies never block a
-    /// request (they queue in the output, written by a thread of its own), and the output's budget holds
-    /// back the start of new requests, so a client that does not read fills the backlog, then the framing
-    /// buffer, and then the pipe holds it back: memory stays bounded.
+    /// How long a full output may go without a write before its client is taken for one that reads nothing
+    /// until it has written everything: long against the gaps of a client that reads on a busy machine
+    /// (100 ms was not: a pipelined bench client, taken for one that had stopped, cost the server 4 MiB of
+    /// buffered requests in one run of three), short against a person's patience.
+    static let stallTime = Duration.seconds(1)
+
+    /// Takes the buffered requests while the dispatcher and the output have room; false when it stopped for
+    /// room. The requests read and not yet answered are held to their budget this way, and so are the
+    /// replies: a request taken while the output is full would only wait, as a job, for the replies ahead
+    /// of it to be read (1,800 of them held a megabyte where their replies held 300 KB). Replies never block
+    /// a request (they queue in the output, written by a thread of its own), so a client that does not read
+    /// fills the output, then the framing buffer, and then the pipe holds it back: memory stays bounded.
     private func takeRequests(from framing: inout (any MessageFraming)?) -> Bool {
         guard framing != nil else { return true }
-        while dispatcher.hasRoom {
+        while dispatcher.hasRoom && !output.isFull {
             guard let event = framing?.next() else { return true }
             deliver(event)
         }
@@ -193,14 +222,20 @@ final class RoomWakeup: Sendable {
         if writeEnd >= 0 { close(writeEnd) }
     }
 
-    /// Waits until `dispatcher` has room, a `signal()` (the output has filled), or, when `input` is given,
-    /// until it is readable (or at most a second, after which the caller looks again); true when the input
-    /// is readable.
-    func wait(for dispatcher: Dispatcher, orInput input: Int32?) -> Bool {
-        guard dispatcher.wakeWhenRoom({ [self] in signal() }) else { return false }
+    /// Waits until `dispatcher` and `output` have room (at once when both have), a `signal()` (the output
+    /// has filled), or, when `input` is given, until it is readable, for at most `timeout` (after which the
+    /// caller looks again); true when the input is readable.
+    func wait(for dispatcher: Dispatcher, _ output: OutputChannel, orInput input: Int32?, timeout: Duration) -> Bool {
+        let waitsForDispatcher = dispatcher.wakeWhenRoom { [self] in signal() }
+        let waitsForOutput = output.wakeWhenRoom { [self] in signal() }
+        guard waitsForDispatcher || waitsForOutput else { return false }
         var fds = [pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)]
         if let input { fds.append(pollfd(fd: input, events: Int16(POLLIN), revents: 0)) }
-        let ready = fds.withUnsafeMutableBufferPointer { fds in poll(fds.baseAddress, nfds_t(fds.count), 1000) }
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000
+            + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = fds.withUnsafeMutableBufferPointer { fds in
+            poll(fds.baseAddress, nfds_t(fds.count), max(1, milliseconds))
+        }
         guard ready > 0 else { return false }
         if fds[0].revents != 0 { drain() }
         return fds.count > 1 && fds[1].revents != 0

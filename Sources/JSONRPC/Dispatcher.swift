@@ -62,21 +62,24 @@ public final class Dispatcher: Sendable {
 
         /// The default budget of queued input: about 1,800 small pipelined requests waiting, far more than
         /// two cores need to stay busy, while a client that pipelines 50,000 of them costs the server a
-        /// megabyte or two, not the whole backlog (was twice the message limit, 32 MiB).
+        /// megabyte or two, not the whole backlog (was twice the message limit, 32 MiB). Not less: control
+        /// messages behind 1,000 requests waiting on a hanging upstream must still be read (512 KiB stopped
+        /// the reading before them; `test_budgets.py`).
         public static let defaultQueuedBytes = 1 << 20
 
-        /// The default budget of queued output, as small as the input's: replies are what a pipelined run
-        /// fills whenever the client reads more slowly than the server writes, and they are the large side
-        /// (a 13 KB page for a 70-byte request). It was 8 MiB so that a client writing all its requests
-        /// before reading was served (20,000 `server.info` need 3.6 MB of replies; 1 MiB deadlocked them),
-        /// which held 16 MB of pages in a pipelined run; such a client is now served by the input's
-        /// framing buffer (``defaultBufferedInputBytes``), where the same requests take 1.1 MB.
-        public static let defaultQueuedOutputBytes = 1 << 20
+        /// The default budget of queued output: replies are what a pipelined run fills whenever the client
+        /// reads more slowly than the server writes, and they are the large side (a 13 KB page for a 70-byte
+        /// request); no request is taken while it is full. It was 8 MiB so that a client writing all its
+        /// requests before reading was served (20,000 `server.info` need 3.6 MB of replies; 1 MiB deadlocked
+        /// them), which held 16 MB of pages in a pipelined run; such a client is now served from the framing
+        /// buffer (``defaultBufferedInputBytes``), where the same requests take 1.1 MB.
+        public static let defaultQueuedOutputBytes = 512 << 10
 
-        /// The default framing buffer while the output is full: 1 MiB of requests, about 19,000 small ones.
-        /// With the other budgets and the pipes, a client writing 27,000 `server.info` before it reads is
-        /// served (the integration suite writes 20,000).
-        public static let defaultBufferedInputBytes = 1 << 20
+        /// The default framing buffer for a client that reads nothing until it has written everything: 2 MiB,
+        /// about 38,000 small requests. With the other budgets and the pipes such a client is served up to
+        /// about 40,000 `server.info` or 35,000 requests for a 13 KB page (with the 8 MiB output budget: about
+        /// 50,000 and 4,000). A client that reads, however slowly, never fills it (see `Connection`).
+        public static let defaultBufferedInputBytes = 2 << 20
 
         /// What one queued request costs beyond its bytes (its job, closure and bookkeeping), so that a
         /// flood of tiny requests is bounded by `maxQueuedInputBytes` too.
@@ -97,13 +100,18 @@ public final class Dispatcher: Sendable {
         var nextToken: UInt64 = 0
         /// Jobs running now, at most `limits.maxConcurrentRequests`.
         var running = 0
-        /// Control requests running now: they never wait for a slot.
+        /// Control requests running now: they never wait for a slot of the others, but have as many of their
+        /// own (and those cancelled while they waited, which only answer -32800, run outside both).
         var controlRunning = 0
         /// What the jobs not yet finished cost (`Job.cost`), against `limits.maxQueuedInputBytes`.
         var queuedInputBytes = 0
         /// Jobs waiting for a slot, oldest first: a flood of pipelined requests costs queued bytes, not
         /// thousands of live tasks.
         var waiting = FIFOQueue<Job>()
+        /// Control requests waiting for one of their slots, oldest first: while the output has no room,
+        /// every one started would wait as a live task (about 2 KB each; 1,800 pipelined `server.info`
+        /// held 3.7 MB so), where a waiting one costs its queued bytes.
+        var waitingControl = FIFOQueue<Job>()
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         /// Wakes the reading thread, which stopped taking requests while too many jobs wait.
         var roomWaiter: (@Sendable () -> Void)?
@@ -128,7 +136,7 @@ public final class Dispatcher: Sendable {
         var body: @Sendable () async -> Void
         var id: RequestID?
         var token: UInt64
-        /// A control message (``RPCMethod/isControl``): started at once, whatever waits for a slot.
+        /// A control message (``RPCMethod/isControl``): started whatever waits for a slot of the others.
         var control = false
         /// Its bytes plus `Limits.requestOverhead`, counted until it finishes.
         var cost = 0
@@ -188,17 +196,24 @@ public final class Dispatcher: Sendable {
         }
     }
 
+    /// Requests and control requests started and not yet finished, for tests.
+    var runningCounts: (requests: Int, control: Int) { inFlight.withLock { ($0.running, $0.controlRunning) } }
+
     /// Whether, asked while a request's reply is being sent (that request still counts as running), any
     /// other request runs or waits: its reply will follow soon, so replies can be written together.
     var hasOtherRequestsInFlight: Bool {
-        inFlight.withLock { $0.running + $0.controlRunning > 1 || !$0.waiting.isEmpty }
+        inFlight.withLock { $0.running + $0.controlRunning > 1 || !$0.waiting.isEmpty || !$0.waitingControl.isEmpty }
     }
 
     /// Waits until no request is running.
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = inFlight.withLock { state -> Bool in
-                if state.running == 0 && state.controlRunning == 0 && state.waiting.isEmpty { return true }
+                if state.running == 0 && state.controlRunning == 0 && state.waiting.isEmpty
+                    && state.waitingControl.isEmpty
+                {
+                    return true
+                }
                 state.idleWaiters.append(continuation)
                 return false
             }
@@ -238,7 +253,8 @@ public final class Dispatcher: Sendable {
     }
 
     private func isFull(_ state: InFlight) -> Bool {
-        state.waiting.count >= limits.maxWaitingRequests || state.queuedInputBytes >= limits.maxQueuedInputBytes
+        state.waiting.count + state.waitingControl.count >= limits.maxWaitingRequests
+            || state.queuedInputBytes >= limits.maxQueuedInputBytes
     }
 
     // MARK: Single messages
@@ -346,8 +362,9 @@ public final class Dispatcher: Sendable {
             guard let entry = state.requests[id] else { return nil }
             state.requests[id]?.cancelRequested = true
             entry.task?.cancel()
+            let isJob = { (job: Job) in job.token == entry.token && job.id == id }
             guard entry.task == nil,
-                var job = state.waiting.removeFirst(where: { $0.token == entry.token && $0.id == id })
+                var job = state.waiting.removeFirst(where: isJob) ?? state.waitingControl.removeFirst(where: isJob)
             else { return nil }
             job.control = true  // started now, outside the concurrency limit: it only answers -32800
             job.cancelled = true
@@ -367,6 +384,10 @@ public final class Dispatcher: Sendable {
         let start = inFlight.withLock { state -> Start in
             state.queuedInputBytes += cost
             if control {
+                guard state.controlRunning < limits.maxConcurrentRequests else {
+                    state.waitingControl.append(job)
+                    return .no
+                }
                 state.controlRunning += 1
             } else {
                 guard state.running < limits.maxConcurrentRequests else {
@@ -376,6 +397,7 @@ public final class Dispatcher: Sendable {
                 state.running += 1
             }
             let alone = state.running + state.controlRunning == 1 && state.waiting.isEmpty
+                && state.waitingControl.isEmpty
             return alone && cost <= Self.maxCostStartedHere ? .here : .onItsOwn
         }
         switch start {
@@ -421,14 +443,18 @@ public final class Dispatcher: Sendable {
             state.queuedInputBytes -= job.cost
             var next: Job?
             if job.control {
-                state.controlRunning -= 1
+                if !job.cancelled, let waiting = state.waitingControl.popFirst() {
+                    next = waiting
+                } else {
+                    state.controlRunning -= 1
+                }
             } else if let waiting = state.waiting.popFirst() {
                 next = waiting
             } else {
                 state.running -= 1
             }
             var reader: (@Sendable () -> Void)?
-            if state.waiting.count <= limits.maxWaitingRequests / 2
+            if state.waiting.count + state.waitingControl.count <= limits.maxWaitingRequests / 2
                 && state.queuedInputBytes <= limits.maxQueuedInputBytes / 2
             {
                 swap(&reader, &state.roomWaiter)

@@ -46,6 +46,8 @@ final class OutputChannel: ReplyRoom {
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         /// Called when the queue reaches its budget (see ``whenFull(_:)``).
         var whenFull: (@Sendable () -> Void)?
+        /// Called once when the queue is down to half its budget (see ``wakeWhenRoom(_:)``).
+        var roomHook: (@Sendable () -> Void)?
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
         var isIdle: Bool { queue.isEmpty && !writing }
@@ -88,12 +90,30 @@ final class OutputChannel: ReplyRoom {
     /// What the frames queued and not yet written hold: their buffers' capacity.
     var queuedBytes: Int { state.withLock { $0.queuedBytes } }
 
+    /// Writes completed so far, each of at most ``progressChunk`` bytes: unchanged while the client reads
+    /// nothing, and moving at least every `progressChunk` bytes it reads.
+    var completedWrites: UInt64 { writes.load(ordering: .relaxed) }
+    private let writes = Atomic<UInt64>(0)
+    /// The pipe's default capacity: a gathered write goes out in pieces this large, so that a client that
+    /// reads is seen to (a single 256 KiB write returns only once the client has read most of it).
+    static let progressChunk = 64 * 1024
+
     /// Whether the queue holds its budget or more: no request starts until it has room.
     var isFull: Bool { state.withLock { $0.queuedBytes >= maxQueuedBytes && !$0.closed } }
 
     /// Sets `hook`, called (on the sending thread, outside the lock) each time a frame fills the queue.
     func whenFull(_ hook: @escaping @Sendable () -> Void) {
         state.withLock { $0.whenFull = hook }
+    }
+
+    /// Registers `wake`, called once when the queue is down to half its budget, and returns true; returns
+    /// false and registers nothing when it is not full. One registration at a time: the reading thread's.
+    func wakeWhenRoom(_ wake: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.queuedBytes >= maxQueuedBytes && !state.closed else { return false }
+            state.roomHook = wake
+            return true
+        }
     }
 
     /// Writes one message body now when that cannot block and nothing is ahead of it, else queues it for
@@ -109,7 +129,7 @@ final class OutputChannel: ReplyRoom {
         if let framing {
             var frame = body.withUnsafeBytes { framing.frame($0) }
             if pipeHasRoom(for: frame.count) {
-                let ok = frame.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
+                let ok = writeAll(&frame)
                 finishedWriting(0, failed: !ok)
                 if state.withLock({ !$0.queue.isEmpty }) { wakeWriter.signal() }
                 return
@@ -192,13 +212,23 @@ final class OutputChannel: ReplyRoom {
     }
 
     private func writeAll(_ bytes: inout [UInt8]) -> Bool {
-        return bytes.withUnsafeMutableBytes { FileDescriptorWriter.writeAll(fd: fd, $0) }
+        bytes.withUnsafeMutableBytes { all in
+            var start = 0
+            repeat {
+                let end = min(all.count, start + Self.progressChunk)
+                guard FileDescriptorWriter.writeAll(fd: fd, UnsafeMutableRawBufferPointer(rebasing: all[start..<end]))
+                else { return false }
+                writes.add(1, ordering: .relaxed)
+                start = end
+            } while start < all.count
+            return true
+        }
     }
 
     /// Frames that cost `bytes` were written (or failed): releases whoever waits for room or for the end.
     private func finishedWriting(_ bytes: Int, failed: Bool) {
         typealias Waiters = [CheckedContinuation<Void, Never>]
-        let (room, drained) = state.withLock { state -> (Waiters, Waiters) in
+        let (room, drained, hook) = state.withLock { state -> (Waiters, Waiters, (@Sendable () -> Void)?) in
             state.writing = false
             state.queuedBytes -= bytes
             if failed && !state.closed {
@@ -208,12 +238,17 @@ final class OutputChannel: ReplyRoom {
                 Log.info("Output closed by the client; further replies are dropped")
             }
             var room: Waiters = []
+            var hook: (@Sendable () -> Void)?
             // Released at half the budget, not just under it: a waiter does not wake for every small frame.
-            if state.queuedBytes <= maxQueuedBytes / 2 || state.closed { swap(&room, &state.roomWaiters) }
+            if state.queuedBytes <= maxQueuedBytes / 2 || state.closed {
+                swap(&room, &state.roomWaiters)
+                swap(&hook, &state.roomHook)
+            }
             var drained: Waiters = []
             if state.isIdle { swap(&drained, &state.drainWaiters) }
-            return (room, drained)
+            return (room, drained, hook)
         }
+        hook?()
         for waiter in room + drained { waiter.resume() }
     }
 }
