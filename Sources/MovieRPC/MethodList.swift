@@ -68,7 +68,7 @@ public enum MethodList {
         for method in all {
             register(method, in: &table, server: server)
         }
-        let document = Array(contract.minifiedDocument)  // copied once, shared by every reply
+        let document = contract.minifiedDocument  // shared by every reply
         table.registerRaw("rpc.discover") { input, _ in
             _ = try ParamsDecoding.decode(NoParams.self, from: input)
             return document

@@ -13,7 +13,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     @Test func embeddedDocumentIsSchemaOpenRPCJSON() throws {
         let file = try Data(contentsOf: repositoryRoot.appendingPathComponent("schema/openrpc.json"))
         let fromFile = try JSONDecoder().decode(JSONValue.self, from: file)
-        let embedded = try JSONDecoder().decode(JSONValue.self, from: OpenRPCContract.embedded.minifiedDocument)
+        let embedded = try JSONDecoder().decode(JSONValue.self, from: Data(OpenRPCContract.embedded.minifiedDocument))
         #expect(fromFile == embedded, "run: python3 scripts/embed-resources.py")
     }
 
@@ -25,7 +25,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     }
 
     @Test func embeddedParamNamesAreTheDocumentsParamNames() throws {
-        let decoded = try OpenRPCContract(document: OpenRPCContract.embedded.minifiedDocument)
+        let decoded = try OpenRPCContract(document: Data(OpenRPCContract.embedded.minifiedDocument))
         #expect(OpenRPCContract.embedded.methodParams == decoded.methodParams, "run: python3 scripts/embed-resources.py")
         #expect(decoded.methodParams["events.add"] == ["name", "timestamp", "params"])
     }

@@ -113,17 +113,17 @@ enum ToolCallResult {
 /// The tool catalog, built from the document on first use (startup stays cheap for clients that never
 /// ask for tools).
 final class LazyToolCatalog: Sendable {
-    private let document: Data
+    private let document: [UInt8]
     private let catalog = OnceValue<Result<MCPToolCatalog, ResponseError>>()
 
-    init(document: Data) {
+    init(document: [UInt8]) {
         self.document = document
     }
 
     func get() throws -> MCPToolCatalog {
         try catalog.get {
             do {
-                return .success(try MCPToolCatalog(document: document))
+                return .success(try MCPToolCatalog(document: Data(document)))
             } catch {
                 return .failure(.internalError)
             }
