@@ -61,7 +61,7 @@ let package = Package(
         // The method table: params/result types and handlers; wiring.
         .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
         .executableTarget(
-            name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC", "CMalloc"], exclude: ["link-order.txt"],
+            name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC", "CMalloc"], exclude: ["link-order.txt", "StaticCXX"],
             linkerSettings: [
                 // Packed relative relocations (DT_RELR, glibc ≥ 2.36): the static Swift runtime's 2 MB relocation
                 // table shrinks to 15 KB, which the loader no longer pages in (≈ 2.5 MiB less resident memory,
@@ -71,7 +71,12 @@ let package = Package(
                 // --gc-sections drops the public code nothing calls (1 MB of text).
                 // The functions laid out in the order they first run (scripts/gen-link-order.py): start-up
                 // then touches a few contiguous megabytes of code instead of 9 MB spread over all of it.
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                // The C++ runtime from its archive: the static Swift runtime's link names `-lstdc++`, which
+                // found libstdc++.so, whose 4,300 symbol references the loader bound at every start (1.65
+                // million instructions, a fifth of the start-up); Sources/movie-rpc/StaticCXX/libstdc++.so,
+                // first on the library path, is a linker script that answers the name with libstdc++.a.
+                .unsafeFlags(["-use-ld=lld", "-L\(packageDirectory)/Sources/movie-rpc/StaticCXX",
+                              "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                               "-Xlinker", "--no-export-dynamic",
                               "-Xlinker", "--symbol-ordering-file=\(packageDirectory)/Sources/movie-rpc/link-order.txt",
                               "-Xlinker", "--no-warn-symbol-ordering"],
