@@ -65,8 +65,7 @@ public final class Connection: Sendable, NotificationSending {
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
-        /// Since when the output has been full with no write completed, and that write count.
-        var stall: (writes: UInt64, since: ContinuousClock.Instant, readingOn: Bool)?
+        var stall = StallWatch(patience: Self.stallTime)
         while true {
             if !takeRequests(from: &framing) {
                 // The backlog or the output is full. When the output is, and the client has read none of
@@ -74,26 +73,9 @@ public final class Connection: Sendable, NotificationSending {
                 // framing buffer, where a request costs only its bytes, until it holds `maxBuffered`. A client
                 // that reads, however slowly, is held back by the pipe instead: buffering its requests would
                 // only cost memory. Either way, take requests again once there is room.
-                var readOn = false
-                var timeout = Duration.seconds(1)
-                if output.isFull && (framing?.bufferedByteCount ?? 0) < maxBuffered {
-                    let writes = output.completedWrites
-                    if let watched = stall, watched.writes == writes {
-                        let stalled = ContinuousClock.now - watched.since
-                        readOn = stalled >= Self.stallTime
-                        if !readOn { timeout = Self.stallTime - stalled }
-                        if readOn && !watched.readingOn {
-                            Log.debug("No reply read for \(stalled): buffering the client's requests")
-                            stall?.readingOn = true
-                        }
-                    } else {
-                        stall = (writes, .now, false)
-                        timeout = Self.stallTime
-                    }
-                } else {
-                    stall = nil
-                }
-                let input = readOn ? inputFD : nil
+                let (stalled, timeout) = stall.check(
+                    outputFull: output.isFull, writes: output.completedWrites, now: .now)
+                let input = stalled && (framing?.bufferedByteCount ?? 0) < maxBuffered ? inputFD : nil
                 guard roomWakeup.wait(for: dispatcher, output, orInput: input, timeout: timeout) else { continue }
             }
             let count = read(inputFD, buffer.baseAddress, capacity)
@@ -194,6 +176,42 @@ final class OneShotSignal: Sendable {
             }
             if fired { continuation.resume() }
         }
+    }
+}
+
+/// Tells a client that reads nothing until it has written everything from one that reads slowly: the
+/// output has been full, with no write completed, for `patience`.
+struct StallWatch {
+    let patience: Duration
+    private var watched: (writes: UInt64, since: ContinuousClock.Instant)?
+    private var reported = false
+
+    init(patience: Duration) {
+        self.patience = patience
+    }
+
+    /// Whether the client has stalled, and how long to wait before looking again, given whether the output
+    /// is full and how many writes have completed so far.
+    mutating func check(
+        outputFull: Bool, writes: UInt64, now: ContinuousClock.Instant
+    ) -> (stalled: Bool, wait: Duration) {
+        guard outputFull else {
+            watched = nil
+            reported = false
+            return (false, .seconds(1))
+        }
+        guard let watched, watched.writes == writes else {
+            self.watched = (writes, now)
+            reported = false
+            return (false, patience)
+        }
+        let stalled = now - watched.since
+        guard stalled >= patience else { return (false, patience - stalled) }
+        if !reported {
+            reported = true
+            Log.debug("No reply read for \(stalled): buffering the client's requests")
+        }
+        return (true, .seconds(1))
     }
 }
 

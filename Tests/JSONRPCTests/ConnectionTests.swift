@@ -290,6 +290,24 @@ struct ConnectionTests {
         #expect(received == count * (frame.count + 1))
     }
 
+    /// A client counts as stalled only once the output has been full, with no write completed, for the
+    /// whole patience: a write, or an output with room, starts the watch again. (A controlled clock.)
+    @Test func aClientStallsOnlyAfterAFullOutputWithoutAWriteForItsPatience() {
+        var watch = StallWatch(patience: .seconds(1))
+        let start = ContinuousClock.now
+        #expect(watch.check(outputFull: false, writes: 0, now: start) == (false, .seconds(1)))
+        #expect(watch.check(outputFull: true, writes: 5, now: start) == (false, .seconds(1)))
+        #expect(watch.check(outputFull: true, writes: 5, now: start + .milliseconds(400)) == (false, .milliseconds(600)))
+        // A write completed: the client reads, and the watch starts again.
+        #expect(watch.check(outputFull: true, writes: 6, now: start + .milliseconds(900)) == (false, .seconds(1)))
+        #expect(watch.check(outputFull: true, writes: 6, now: start + .milliseconds(1500)).stalled == false)
+        #expect(watch.check(outputFull: true, writes: 6, now: start + .milliseconds(1900)).stalled)
+        #expect(watch.check(outputFull: true, writes: 6, now: start + .seconds(5)).stalled)
+        // Room in the output ends the stall.
+        #expect(watch.check(outputFull: false, writes: 6, now: start + .seconds(6)).stalled == false)
+        #expect(watch.check(outputFull: true, writes: 6, now: start + .seconds(6)).stalled == false)
+    }
+
     @Test func emptyInputEndsAtOnce() async throws {
         let fixture = DispatcherFixture()
         let server = try PipeServer(dispatcher: fixture.dispatcher)
