@@ -18,9 +18,9 @@ import Synchronization
 ///
 /// Frames wait in a queue with a byte budget (`maxQueuedBytes`), each counted by its buffer's capacity, the
 /// memory it holds (a reply's buffer may be up to twice its bytes). The budget is not enforced here, where a
-/// reply must never be lost, but by the dispatcher, which starts no new request while the queue is full
-/// (`waitForRoom`): a client that stops reading holds back the work, the work holds back the input, and the
-/// reading thread stops reading. When many frames are ready the writer sends them in one `write`. When
+/// reply must never be lost, but by the reading thread, which takes no request while the queue is full
+/// (`isFull`, `wakeWhenRoom`), and the dispatcher, which starts none (`waitForRoom`): a client that stops
+/// reading holds back the input, and the pipe holds back the client. When many frames are ready the writer sends them in one `write`. When
 /// nothing is queued or being written and the pipe is empty, with room for the whole frame, the sender
 /// writes it itself: a round trip then costs no thread wake-up. After the peer goes away (EPIPE) further
 /// frames are dropped quietly.
@@ -98,7 +98,7 @@ final class OutputChannel: ReplyRoom {
     /// reads is seen to (a single 256 KiB write returns only once the client has read most of it).
     static let progressChunk = 64 * 1024
 
-    /// Whether the queue holds its budget or more: no request starts until it has room.
+    /// Whether the queue holds its budget or more: no request is taken or started until it has room.
     var isFull: Bool { state.withLock { $0.queuedBytes >= maxQueuedBytes && !$0.closed } }
 
     /// Sets `hook`, called (on the sending thread, outside the lock) each time a frame fills the queue.
