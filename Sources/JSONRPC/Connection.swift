@@ -108,7 +108,7 @@ public final class Connection: Sendable, NotificationSending {
         }
         // What is left, each request once there is room for it.
         while true {
-            if !dispatcher.hasRoom || output.isFull {
+            if !hasRoom {
                 _ = roomWakeup.wait(for: dispatcher, output, orInput: nil, timeout: .seconds(1))
                 continue
             }
@@ -131,12 +131,15 @@ public final class Connection: Sendable, NotificationSending {
     /// fills the output, then the framing buffer, and then the pipe holds it back: memory stays bounded.
     private func takeRequests(from framing: inout (any MessageFraming)?) -> Bool {
         guard framing != nil else { return true }
-        while dispatcher.hasRoom && !output.isFull {
+        while hasRoom {
             guard let event = framing?.next() else { return true }
             deliver(event)
         }
         return false
     }
+
+    /// Whether a request may be taken: the dispatcher's backlog and the output both have room.
+    private var hasRoom: Bool { dispatcher.hasRoom && !output.isFull }
 
     private func deliver(_ event: FrameEvent) {
         let reply: Dispatcher.Reply = { [output, dispatcher] data in

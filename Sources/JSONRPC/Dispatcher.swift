@@ -112,6 +112,7 @@ public final class Dispatcher: Sendable {
         /// every one started would wait as a live task (about 2 KB each; 1,800 pipelined `server.info`
         /// held 3.7 MB so), where a waiting one costs its queued bytes.
         var waitingControl = FIFOQueue<Job>()
+        var waitingCount: Int { waiting.count + waitingControl.count }
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
         /// Wakes the reading thread, which stopped taking requests while too many jobs wait.
         var roomWaiter: (@Sendable () -> Void)?
@@ -202,18 +203,14 @@ public final class Dispatcher: Sendable {
     /// Whether, asked while a request's reply is being sent (that request still counts as running), any
     /// other request runs or waits: its reply will follow soon, so replies can be written together.
     var hasOtherRequestsInFlight: Bool {
-        inFlight.withLock { $0.running + $0.controlRunning > 1 || !$0.waiting.isEmpty || !$0.waitingControl.isEmpty }
+        inFlight.withLock { $0.running + $0.controlRunning > 1 || $0.waitingCount > 0 }
     }
 
     /// Waits until no request is running.
     public func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = inFlight.withLock { state -> Bool in
-                if state.running == 0 && state.controlRunning == 0 && state.waiting.isEmpty
-                    && state.waitingControl.isEmpty
-                {
-                    return true
-                }
+                if state.running == 0 && state.controlRunning == 0 && state.waitingCount == 0 { return true }
                 state.idleWaiters.append(continuation)
                 return false
             }
@@ -221,16 +218,8 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    /// Blocks the calling thread for at most `timeout` while `limits.maxWaitingRequests` or more jobs wait
-    /// for a slot, or the unfinished ones cost `limits.maxQueuedInputBytes` or more, until both are down to
-    /// half; true when there is room. Only for the connection's dedicated reading thread: never call it
-    /// from a task, whose thread the waiting jobs may need.
-    public func waitForRoom(timeout: DispatchTimeInterval) -> Bool {
-        guard let semaphore = roomToWait() else { return true }
-        return semaphore.wait(timeout: .now() + timeout) == .success
-    }
-
-    /// The semaphore `waitForRoom` parks on (signalled when the backlog has halved), nil when there is room.
+    /// A semaphore signalled when the backlog has halved, nil when there is room: `wakeWhenRoom` for a test's
+    /// thread to park on.
     func roomToWait() -> DispatchSemaphore? {
         let semaphore = DispatchSemaphore(value: 0)
         return wakeWhenRoom { semaphore.signal() } ? semaphore : nil
@@ -253,8 +242,7 @@ public final class Dispatcher: Sendable {
     }
 
     private func isFull(_ state: InFlight) -> Bool {
-        state.waiting.count + state.waitingControl.count >= limits.maxWaitingRequests
-            || state.queuedInputBytes >= limits.maxQueuedInputBytes
+        state.waitingCount >= limits.maxWaitingRequests || state.queuedInputBytes >= limits.maxQueuedInputBytes
     }
 
     // MARK: Single messages
@@ -396,8 +384,7 @@ public final class Dispatcher: Sendable {
                 }
                 state.running += 1
             }
-            let alone = state.running + state.controlRunning == 1 && state.waiting.isEmpty
-                && state.waitingControl.isEmpty
+            let alone = state.running + state.controlRunning == 1 && state.waitingCount == 0
             return alone && cost <= Self.maxCostStartedHere ? .here : .onItsOwn
         }
         switch start {
@@ -454,7 +441,7 @@ public final class Dispatcher: Sendable {
                 state.running -= 1
             }
             var reader: (@Sendable () -> Void)?
-            if state.waiting.count + state.waitingControl.count <= limits.maxWaitingRequests / 2
+            if state.waitingCount <= limits.maxWaitingRequests / 2
                 && state.queuedInputBytes <= limits.maxQueuedInputBytes / 2
             {
                 swap(&reader, &state.roomWaiter)

@@ -137,41 +137,37 @@ def test_a_client_that_closes_its_read_end_does_not_kill_the_server(server_binar
     assert process.wait(DEADLINE) == 0
 
 
-def test_a_client_that_writes_everything_before_reading_does_not_deadlock(server_binary, server_env):
-    # 20,000 requests (1.1 MB) written from one thread before any reply is read: the replies fill the stdout
-    # pipe, the requests the stdin pipe. The server stops reading when its backlog is full, but must read on
-    # once its replies stop flowing, or the write below would block forever.
-    count = 20000
+def write_everything_then_read(server_binary, server_env, method: bytes, count: int, watchdog_seconds: int) -> list:
+    """Writes `count` requests for `method` from one thread before reading any reply, then reads every reply;
+    the ids answered. A server and a client that wait on each other are killed by the watchdog."""
     process = subprocess.Popen([server_binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, env=full_env(server_env))
-    watchdog = threading.Timer(60, process.kill)
+    watchdog = threading.Timer(watchdog_seconds, process.kill)
     watchdog.start()
     try:
-        process.stdin.write(b"".join(b'{"jsonrpc":"2.0","method":"server.info","id":%d}\n' % i for i in range(count)))
+        process.stdin.write(b"".join(b'{"jsonrpc":"2.0","method":"%s","id":%d}\n' % (method, i) for i in range(count)))
         process.stdin.close()
         ids = [json.loads(line)["id"] for line in process.stdout]
     finally:
         watchdog.cancel()
     assert process.wait(DEADLINE) == 0, "killed by the watchdog: the server and the client waited on each other"
+    return ids
+
+
+def test_a_client_that_writes_everything_before_reading_does_not_deadlock(server_binary, server_env):
+    # 20,000 requests (1.1 MB) written from one thread before any reply is read: the replies fill the stdout
+    # pipe, the requests the stdin pipe. The server stops reading when its backlog is full, but must read on
+    # once its replies stop flowing, or the write would block forever.
+    count = 20000
+    ids = write_everything_then_read(server_binary, server_env, b"server.info", count, watchdog_seconds=60)
     assert sorted(ids) == list(range(count))
 
 
 def test_a_client_that_writes_everything_before_reading_large_replies_does_not_deadlock(server_binary, server_env):
     # 10,000 requests for a 13 KB page (0.5 MB of requests, 130 MB of replies) written before any reply is
     # read: the replies overflow every output budget at once, so the server must take the requests into
-    # its framing buffer, where they cost their own bytes, or the write below blocks forever (it did when
+    # its framing buffer, where they cost their own bytes, or the write blocks forever (it did when
     # the requests waited for their replies' room in the pipe).
     count = 10000
-    process = subprocess.Popen([server_binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=full_env(server_env))
-    watchdog = threading.Timer(120, process.kill)
-    watchdog.start()
-    try:
-        process.stdin.write(b"".join(b'{"jsonrpc":"2.0","method":"movies.popular","id":%d}\n' % i
-                                     for i in range(count)))
-        process.stdin.close()
-        ids = [json.loads(line)["id"] for line in process.stdout]
-    finally:
-        watchdog.cancel()
-    assert process.wait(DEADLINE) == 0, "killed by the watchdog: the server and the client waited on each other"
+    ids = write_everything_then_read(server_binary, server_env, b"movies.popular", count, watchdog_seconds=120)
     assert sorted(ids) == list(range(count))
