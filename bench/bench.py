@@ -127,11 +127,17 @@ def first_responses(commands: list[list[str]], env: dict, runs: int) -> list[flo
     times: list[list[float]] = [[] for _ in commands]
     for _ in range(runs):
         for index, command in enumerate(commands):
-            pipe = Pipe(command, env)
-            pipe.call(request("server.info"))
-            times[index].append((time.perf_counter() - pipe.started) * 1000)
-            pipe.close()
+            times[index].append(first_response_ms(command, env))
     return [statistics.median(each) for each in times]
+
+
+def first_response_ms(command: list[str], env: dict) -> float:
+    """Milliseconds from spawning `command` to its reply to one `server.info`."""
+    pipe = Pipe(command, env)
+    pipe.call(request("server.info"))
+    elapsed = (time.perf_counter() - pipe.started) * 1000
+    pipe.close()
+    return elapsed
 
 
 def protocol_section(binary: str, quick: bool) -> list[tuple]:

@@ -26,7 +26,8 @@ import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from bench import Pipe, c_echo_command, fill_events, fresh_env, ok, percentile, pipelined, request  # noqa: E402
+from bench import (Pipe, c_echo_command, fill_events, first_response_ms, fresh_env, ok, percentile,  # noqa: E402
+                   pipelined, request)
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -34,14 +35,6 @@ HERE = pathlib.Path(__file__).resolve().parent
 def c_echo() -> str:
     """The C echo bench.py measures too (bench/echo.c, compiled once into bench/out); returns its path."""
     return c_echo_command()[0]
-
-
-def first_response_ms(command: list[str], env: dict) -> float:
-    pipe = Pipe(command, env)
-    pipe.call(request("server.info"))
-    elapsed = (time.perf_counter() - pipe.started) * 1000
-    pipe.close()
-    return elapsed
 
 
 def peak_rss_after_pipelined(command: list[str], env: dict, method: str, params: dict | None, count: int) -> float:
