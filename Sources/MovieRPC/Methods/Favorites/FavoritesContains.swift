@@ -101,7 +101,8 @@ public struct FavoritesContains: MovieMethod {
     ) async throws -> Result {
         let ids = try FavoritesParams.movieIDs(params.movieIds)
         // The session and the favorites' ids in one read; a pull that is due starts after it, in the background.
-        let (userID, revision, favorites) = try await server.services.currentUserFavoriteIDs()
+        let current = try await server.services.currentUserFavoriteIDs()
+        let (userID, revision, favorites) = (current.userID, current.revision, current.ids)
         await server.services.sync?.pullIfStale()
         let cache = server.favoritesContainsCache
         if let revision, let json = cache.answer(userID: userID, revision: revision, movieIDs: ids) {
