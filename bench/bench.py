@@ -98,9 +98,11 @@ def sequential(pipe: Pipe, payload: bytes, count: int, warmup: int = 200) -> dic
         start = time.perf_counter_ns()
         reply = pipe.call(payload)
         samples.append((time.perf_counter_ns() - start) / 1000)
-    if b'"error"' in reply:
+    if count and b'"error"' in reply:
         raise RuntimeError(f"error reply: {reply[:300]!r}")
-    return {"p50_us": percentile(samples, 0.5), "p99_us": percentile(samples, 0.99), "n": count}
+    if not samples:
+        return {"samples": [], "n": 0}
+    return {"p50_us": percentile(samples, 0.5), "p99_us": percentile(samples, 0.99), "n": count, "samples": samples}
 
 
 def pipelined(pipe: Pipe, payload_for, count: int) -> float:
@@ -403,15 +405,39 @@ def result_text(reply: bytes) -> bytes:
 
 
 def measure(command: list[str], env: dict, method: str, params: dict | None, n_seq: int, n_pipe: int) -> dict:
-    pipe = Pipe(command, env)
-    reply = pipe.call(request(method, 1, params))
-    seq = sequential(pipe, request(method, 1, params), n_seq, warmup=min(200, n_seq // 5))
+    return measure_interleaved([command], env, method, params, n_seq, n_pipe)[0]
+
+
+def measure_interleaved(commands: list[list[str]], env: dict, method: str, params: dict | None, n_seq: int,
+                        n_pipe: int, rounds: int = 1) -> list[dict]:
+    """Sequential round trips and pipelined throughput of each command, one process each, measured in turn:
+    the sequential calls in `rounds` blocks and the pipelined runs `rounds` times, command after command, so
+    that a ratio of two of them compares the same moments of a machine whose speed drifts (measured one
+    process after the other, the Python loop's figures came a minute after movie-rpc's). Medians."""
+    pipes = [Pipe(command, env) for command in commands]
+    replies = [pipe.call(request(method, 1, params)) for pipe in pipes]
+    samples: list[list[float]] = [[] for _ in commands]
+    block = max(1, n_seq // rounds)
+    for pipe in pipes:
+        sequential(pipe, request(method, 1, params), 0, warmup=min(200, n_seq // 5))
+    for _ in range(rounds):
+        for index, pipe in enumerate(pipes):
+            samples[index] += sequential(pipe, request(method, 1, params), block, warmup=0)["samples"]
     # Roughly the same bytes for every method: fewer requests when replies are large.
-    count = max(1000, min(n_pipe, (64 << 20) // max(1, len(reply))))
-    throughput = pipelined(pipe, lambda i: request(method, i, params), count)
-    rss = pipe.peak_rss_kib() / 1024
-    pipe.close()
-    return {"reply": reply, "seq": seq, "throughput": throughput, "count": count, "rss": rss}
+    count = max(1000, min(n_pipe, (64 << 20) // max(1, len(replies[0]))))
+    throughputs: list[list[float]] = [[] for _ in commands]
+    for _ in range(rounds):
+        for index, pipe in enumerate(pipes):
+            throughputs[index].append(pipelined(pipe, lambda i: request(method, i, params), count))
+    results = []
+    for index, pipe in enumerate(pipes):
+        rss = pipe.peak_rss_kib() / 1024
+        pipe.close()
+        results.append({"reply": replies[index], "count": count, "rss": rss,
+                        "seq": {"p50_us": percentile(samples[index], 0.5), "p99_us": percentile(samples[index], 0.99),
+                                "n": len(samples[index])},
+                        "throughput": statistics.median(throughputs[index]), "throughputs": throughputs[index]})
+    return results
 
 
 METHOD_IDS = [10_000_000 + i for i in range(100)]
@@ -459,15 +485,20 @@ def methods_section(binary: str, quick: bool) -> list[tuple]:
     cases = METHOD_CASES
     env = methods_env(binary)
 
-    ours, python_same = {}, {}
-    for label, method, params in cases:
-        ours[label] = measure([binary], env, method, params, n_seq, n_pipe)
-    results_file = pathlib.Path(tempfile.mkdtemp(prefix="bench-ref-")) / "results.json"
-    results_file.write_text(json.dumps({method: result_text(ours[label]["reply"]).decode()
-                                        for label, method, _ in cases}))
     reference = [sys.executable, str(ROOT / "bench" / "reference_server.py")]
+    # Each method: movie-rpc, the Python loop answering with the very bytes movie-rpc answered just before
+    # (what some methods answer depends on what the runs before recorded) and the C echo, measured in turn
+    # (three rounds of sequential blocks and of pipelined runs), so that each ratio compares the same moments.
+    ours, python_same, echo_same = {}, {}, {}
     for label, method, params in cases:
-        python_same[label] = measure(reference + [str(results_file)], env, method, params, n_seq, n_pipe)
+        first = Pipe([binary], env)
+        answer = result_text(first.call(request(method, 1, params))).decode()
+        first.close()
+        results_file = pathlib.Path(tempfile.mkdtemp(prefix="bench-ref-")) / "results.json"
+        results_file.write_text(json.dumps({method: answer}))
+        ours[label], python_same[label], echo_same[label] = measure_interleaved(
+            [[binary], reference + [str(results_file)], c_echo_command()], env, method, params, n_seq, n_pipe,
+            rounds=3)
         if python_same[label]["reply"] != ours[label]["reply"]:
             raise RuntimeError(f"the Python loop's answer to {method} differs from movie-rpc's")
 
@@ -487,15 +518,17 @@ def methods_section(binary: str, quick: bool) -> list[tuple]:
     rows.append(("movie-rpc", "first response (server.info)", f"{ttfr:.1f} ms",
                  f"{ttfr / c_echo['ttfr']:.1f}× the C echo"))
     for label, _, _ in cases:
-        mine, same = ours[label], python_same[label]
+        mine, same, echo = ours[label], python_same[label], echo_same[label]
         size = len(mine["reply"])
         rows.append((f"movie-rpc {label}", f"sequential p50, p99 ({size:,} B replies)",
                      f"{mine['seq']['p50_us']:.0f}, {mine['seq']['p99_us']:.0f} µs "
-                     f"(Python same bytes {same['seq']['p50_us']:.0f}, {same['seq']['p99_us']:.0f} µs)",
-                     f"p50 {mine['seq']['p50_us'] / c_echo['seq']['p50_us']:.1f}× the C echo"))
-        rows.append((f"movie-rpc {label}", f"pipelined ({mine['count']:,} requests)",
+                     f"(Python same bytes {same['seq']['p50_us']:.0f}, {same['seq']['p99_us']:.0f} µs; "
+                     f"C echo {echo['seq']['p50_us']:.0f} µs)",
+                     f"p50 {mine['seq']['p50_us'] / echo['seq']['p50_us']:.1f}× the C echo"))
+        runs = ", ".join(f"{ours_run / same_run:.2f}" for ours_run, same_run in zip(mine["throughputs"], same["throughputs"]))
+        rows.append((f"movie-rpc {label}", f"pipelined ({mine['count']:,} requests, median of 3 in turn)",
                      f"{mine['throughput']:,.0f}/s (Python same bytes {same['throughput']:,.0f}/s)",
-                     f"{mine['throughput'] / same['throughput']:.2f}× the Python loop"))
+                     f"{mine['throughput'] / same['throughput']:.2f}× the Python loop (runs {runs})"))
         rows.append((f"movie-rpc {label}", "peak RSS after the pipelined run", f"{mine['rss']:.1f} MiB", ""))
     return rows
 
