@@ -106,6 +106,15 @@ def log_in(client, email: str = "ada@example.com") -> str:
     return client.call("auth.login", email=email, password=PASSWORD)["user"]["id"]
 
 
+def after_this_millisecond() -> None:
+    """Returns once the wall clock is in a later millisecond than when called: a change made after it is
+    stamped later than every change answered before it (the conflict rule compares milliseconds, and at
+    the same millisecond an add wins over a removal). At most a millisecond."""
+    now = time.time_ns() // 1_000_000
+    while time.time_ns() // 1_000_000 <= now:
+        time.sleep(0.0002)
+
+
 def sync(client) -> Dict[str, int]:
     """sync.now, with room for a loaded machine (an emulator just started answers its first calls slowly)."""
     return client.wait(client.request_async("sync.now"), timeout=180)
@@ -221,6 +230,9 @@ def test_offline_changes_on_both_machines_are_decided_by_the_rule(machine, fires
     # 550: added again on a, then removed later on b: the removal is the later change and wins.
     a.call("favorites.remove", movieId=550)
     a.call("favorites.add", movieId=550)
+    # Later by the clock, not only in order: answered within one millisecond, the two changes had the same
+    # time, where the add wins (a CI run of 2026-12-03 saw exactly that).
+    after_this_millisecond()
     b.call("favorites.remove", movieId=550)
     # 13: removed on b, then removed and added again later on a: the add wins.
     b.call("favorites.remove", movieId=13)
