@@ -23,6 +23,12 @@ public final class Database: Sendable {
     /// Opens (creating with mode 0600 if needed) the database at `path`, enables WAL and checks that it
     /// took, then applies `migrator`. Readers are opened later, when reads need them.
     ///
+    /// A database in WAL mode that carries the migrator's stamp (``DatabaseMigrator/isStamped(_:)``) needs
+    /// none of this: it is opened without reading its schema, and the writer's settings (`synchronous`,
+    /// `cache_size`, whose statements parse the schema) are made before its first use. A start that uses
+    /// no storage (a server answering `server.info`) then never parses the schema; damage in the schema's
+    /// pages shows at the first statement, as damage in any other page does.
+    ///
     /// - Throws: ``SQLiteError`` (e.g. ``SQLiteError/isCorrupt`` for a file that is not a database) or
     ///   ``MigrationError``; the connection is closed before throwing.
     public init(
@@ -36,20 +42,30 @@ public final class Database: Sendable {
             busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds,
             statementCacheCapacity: configuration.statementCacheCapacity)
         connection.beginRetryLimit = configuration.beginRetryLimit
-        // A database from a newer version is refused before anything is written, not even the journal mode.
-        try migrator.checkNotNewer(connection)
-        var isWAL = false
-        if configuration.walEnabled && !configuration.immutable {
-            try connection.enableWAL(synchronousNormal: configuration.synchronousNormal)
-            isWAL = true
-        }
-        try migrator.migrate(connection)
         let writerCacheKiB = max(0, configuration.writerCacheKiB)
-        try connection.execute("PRAGMA cache_size = -\(writerCacheKiB)")
+        let synchronousNormal = configuration.synchronousNormal
+        let isWAL = configuration.walEnabled && !configuration.immutable
+        let setUp: (@Sendable (SQLiteConnection) throws -> Void)?
+        if isWAL, connection.fileHeaderSaysWAL, try migrator.isStamped(connection) {
+            setUp = { db in
+                if synchronousNormal { try db.execute("PRAGMA synchronous = NORMAL") }
+                try db.execute("PRAGMA cache_size = -\(writerCacheKiB)")
+            }
+        } else {
+            // A database from a newer version is refused before anything is written, not even the journal
+            // mode.
+            try migrator.checkNotNewer(connection)
+            if isWAL {
+                try connection.enableWAL(synchronousNormal: synchronousNormal)
+            }
+            try migrator.migrate(connection)
+            try connection.execute("PRAGMA cache_size = -\(writerCacheKiB)")
+            setUp = nil
+        }
         // Readers need a WAL file that the writer can write: otherwise they would wait for it anyway.
         let hasReaders = isWAL && !connection.handleIsReadOnly && configuration.maximumReaderCount > 0
         self.path = path
-        self.writer = SerializedConnection(label: "SQLiteStore.writer", connection: connection)
+        self.writer = SerializedConnection(label: "SQLiteStore.writer", connection: connection, setUp: setUp)
         if hasReaders {
             let busyTimeout = configuration.busyTimeoutMilliseconds
             let cacheCapacity = configuration.statementCacheCapacity

@@ -112,8 +112,9 @@ public final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_handler(handle, busyHandler, Unmanaged.passUnretained(hooks).toOpaque())
         try SQLiteConnection.exec(handle, "PRAGMA foreign_keys = ON")
-        // Reading the schema reads the file header: garbage fails now with SQLITE_NOTADB.
-        try SQLiteConnection.exec(handle, "SELECT count(*) FROM sqlite_master")
+        // Reading the header's user version reads page 1 and checks the header: garbage fails now with
+        // SQLITE_NOTADB. (Not the schema: that is parsed by the first statement that needs it.)
+        try SQLiteConnection.exec(handle, "PRAGMA user_version")
     }
 
     /// Closes the connection. Cached statements are finalized; later calls throw ``ResultCode/misuse``.
@@ -150,6 +151,32 @@ public final class SQLiteConnection {
     var handleIsReadOnly: Bool {
         guard let handle else { return true }
         return sqlite3_db_readonly(handle, "main") != 0
+    }
+
+    /// Whether the main database file's header says WAL mode (its format's write and read versions, bytes 18
+    /// and 19, are both 2): read through SQLite's own file handle, because `PRAGMA journal_mode` parses the
+    /// schema to answer. Not through a descriptor of our own: closing any descriptor of a file releases
+    /// every POSIX lock the process holds on it, SQLite's shared lock included, and another process closing
+    /// the database would then take itself for the last one and delete the write-ahead log.
+    var fileHeaderSaysWAL: Bool {
+        guard let handle else { return false }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+            let file, let read = file.pointee.pMethods?.pointee.xRead
+        else { return false }
+        var versions: (UInt8, UInt8) = (0, 0)
+        let result = withUnsafeMutableBytes(of: &versions) { read(file, $0.baseAddress, 2, 18) }
+        return result == SQLITE_OK && versions == (2, 2)
+    }
+
+    /// Bytes SQLite holds for the parsed schema (`SQLITE_DBSTATUS_SCHEMA_USED`): 0 until a statement that
+    /// needs the schema has run on this connection.
+    public var schemaMemoryUsed: Int {
+        guard let handle else { return 0 }
+        var current: Int32 = 0
+        var highwater: Int32 = 0
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_SCHEMA_USED, &current, &highwater, 0)
+        return Int(current)
     }
 
     /// Whether ``close()`` has been called.

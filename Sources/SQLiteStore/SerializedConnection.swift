@@ -8,17 +8,24 @@ actor SerializedConnection {
     nonisolated let interruption = Interruption()
     private var connection: SQLiteConnection?
     private let open: (@Sendable () throws -> SQLiteConnection)?
+    /// Run on the queue before the first access (and again before the next one, if it failed).
+    private var setUp: (@Sendable (SQLiteConnection) throws -> Void)?
     private var isClosed = false
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
-    /// Serializes `connection`, already open.
-    init(label: String, connection: sending SQLiteConnection) {
+    /// Serializes `connection`, already open; `setUp` (settings whose statements make SQLite parse the
+    /// schema) runs on the queue before the first access instead of now.
+    init(
+        label: String, connection: sending SQLiteConnection,
+        setUp: (@Sendable (SQLiteConnection) throws -> Void)? = nil
+    ) {
         executor = DispatchQueueExecutor(label: label)
         connection.install(interruption)
         self.connection = connection
+        self.setUp = setUp
         open = nil
     }
 
@@ -58,6 +65,10 @@ actor SerializedConnection {
 
     private func openedConnection() throws -> SQLiteConnection {
         if let connection {
+            if let setUp {
+                try setUp(connection)
+                self.setUp = nil
+            }
             return connection
         }
         guard !isClosed, let open else {

@@ -131,7 +131,10 @@ final class ScriptedFirebase: HTTPClient {
     @Test func upgradeDropsRefreshTokensStoredInClear() async throws {
         firebase.script("accounts:signUp", ScriptedFirebase.signedIn())
         _ = try await accounts.register(email: "ada@example.com", password: "secret1", profile: ProfileChanges())
-        let reapplyUpgrade = "DELETE FROM schema_migrations WHERE identifier = 'v2-sealed-refresh-tokens'"
+        // As a version before the upgrade left the database: without its record, and without the schema
+        // stamp (versions before the stamp left `user_version` at 0).
+        let reapplyUpgrade =
+            "DELETE FROM schema_migrations WHERE identifier = 'v2-sealed-refresh-tokens'; PRAGMA user_version = 0"
         try await harness.movieStore.database.write { db in try db.execute(reapplyUpgrade) }
         _ = try MovieStore(directory: harness.directory)
         #expect(try await harness.count("SELECT count(*) FROM sessions WHERE refresh_token LIKE 'v1:%'") == 1)

@@ -244,7 +244,8 @@ final class SearchHarness: Sendable {
     }
 
     @Test func theMigrationIndexesWhatWasStoredBeforeIt() async throws {
-        // A database as the version before the index left it: cache rows and a favorite, no index.
+        // A database as the version before the index left it: cache rows and a favorite, no index, and
+        // no schema stamp (versions before the stamp left `user_version` at 0).
         let cache = CatalogCache(database: harness.store.database)
         let older = SearchHarness.movie(101, "Leon (old copy)", popularity: 1)
         try await cache.store("movie/101?old", .details(MovieDetails(
@@ -262,6 +263,7 @@ final class SearchHarness: Sendable {
                 DROP TABLE search_movies_titles;
                 DROP TABLE search_movies;
                 DELETE FROM schema_migrations WHERE identifier = 'v1-search-index';
+                PRAGMA user_version = 0;
                 INSERT INTO catalog_cache(key, payload, fetched_at) VALUES ('unreadable', x'7b7d', 3000);
                 """)
         }

@@ -96,3 +96,91 @@ import Testing
         #expect(throws: MigrationError.duplicateIdentifier("same")) { try migrator.migrate(connection) }
     }
 }
+
+/// The schema stamp: what `migrate` leaves in `PRAGMA user_version`, and what a stamped database skips.
+@Suite struct SchemaStampTests {
+    @Test func migrateStampsAndTheStampIsReadWithoutTheSchema() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("stamped.sqlite")
+        let migrator = DatabaseMigratorTests.migrator()
+        do {
+            let connection = try SQLiteConnection(path: path)
+            #expect(try !migrator.isStamped(connection))
+            try migrator.migrate(connection)
+            #expect(try connection.userVersion() == Int(migrator.schemaStamp))
+        }
+        let reopened = try SQLiteConnection(path: path)
+        #expect(reopened.schemaMemoryUsed == 0, "opening reads the header only")
+        #expect(try migrator.isStamped(reopened))
+        #expect(reopened.schemaMemoryUsed == 0, "the stamp is in the header")
+        _ = try reopened.scalarInt("SELECT count(*) FROM movie")
+        #expect(reopened.schemaMemoryUsed > 0)
+    }
+
+    @Test func theStampDependsOnEveryIdentifierAndItsOrder() {
+        var reordered = DatabaseMigrator()
+        reordered.registerMigration("v2-rating") { _ in }
+        reordered.registerMigration("v1-movie") { _ in }
+        let stamps = [
+            DatabaseMigratorTests.migrator().schemaStamp, DatabaseMigratorTests.migrator(extra: true).schemaStamp,
+            reordered.schemaStamp, DatabaseMigrator().schemaStamp,
+        ]
+        #expect(Set(stamps).count == stamps.count)
+        #expect(!stamps.contains(0), "0 is an unstamped database's user_version")
+    }
+
+    @Test func aNewerMigratorsStampIsNotTakenForOursAndItsDatabaseIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("newer.sqlite")
+        _ = try Database(path: path, migrator: DatabaseMigratorTests.migrator(extra: true))
+        #expect(throws: MigrationError.newerSchema(unknown: ["v3-favorite"])) {
+            _ = try Database(path: path, migrator: DatabaseMigratorTests.migrator())
+        }
+    }
+
+    @Test func aStampedDatabaseOpensWithTheWritersSettingsMadeBeforeItsFirstUse() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("settings.sqlite")
+        let migrator = DatabaseMigratorTests.migrator()
+        var configuration = DatabaseConfiguration()
+        configuration.writerCacheKiB = 300
+        try await Database(path: path, configuration: configuration, migrator: migrator).close()
+        let stamped = try SQLiteConnection(path: path)
+        #expect(try migrator.isStamped(stamped) && stamped.journalMode() == "wal")
+
+        let database = try Database(path: path, configuration: configuration, migrator: migrator)
+        let (synchronous, cacheSize) = try await database.write { db in
+            (try db.scalarInt("PRAGMA synchronous"), try db.scalarInt("PRAGMA cache_size"))
+        }
+        #expect(synchronous == 1, "NORMAL")
+        #expect(cacheSize == -300)
+        try await database.write { db in try db.run("INSERT INTO movie(title) VALUES ('Heat')") }
+        #expect(try await database.read { db in try db.scalarInt("SELECT count(*) FROM movie") } == 1)
+        try await database.close()
+    }
+
+    @Test func anUnstampedDatabaseIsCheckedMigratedAndStamped() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("older.sqlite")
+        // As a version before the stamp left it: the first migration only, user_version 0.
+        var older = DatabaseMigrator()
+        older.registerMigration("v1-movie") { db in
+            try db.execute("""
+                CREATE TABLE migration_log(identifier TEXT NOT NULL);
+                CREATE TABLE movie(id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+                INSERT INTO migration_log VALUES ('v1-movie');
+                """)
+        }
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try older.migrate(connection)
+            try connection.setUserVersion(0)
+        }
+        let migrator = DatabaseMigratorTests.migrator()
+        try await Database(path: path, migrator: migrator).close()
+        let connection = try SQLiteConnection(path: path)
+        #expect(try migrator.isStamped(connection))
+        #expect(try connection.query("SELECT identifier FROM migration_log").map { try $0.string(0) }
+            == ["v1-movie", "v2-rating"])
+    }
+}

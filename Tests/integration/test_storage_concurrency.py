@@ -83,3 +83,26 @@ def test_a_write_waiting_for_the_lock_does_not_hold_reads(client, home: Path) ->
     assert len(favorites["favorites"]) == 2
     client.wait(waiting, timeout=120)  # Once the lock is released, the write goes through.
     assert len(client.favorites_list()["favorites"]) == 3
+
+
+def test_another_process_closing_the_database_leaves_the_servers_writes_visible(make_client, home: Path) -> None:
+    """Another process opens the database while the server has not written yet, reads, closes; the server's
+    writes after that must reach the file that process sees. Found on 2026-12-03: the server read the file's
+    header through a descriptor of its own and closed it, which released its POSIX locks; the other process,
+    closing, took itself for the last connection and deleted the write-ahead log, and the server's writes
+    went on into the deleted file (seen by nobody until the server exited)."""
+    client = make_client(env=LOCAL)
+    client.events_add(name="before.restart")
+    assert client.close() == 0
+    restarted = make_client(env=LOCAL)  # a stamped database, opened without reading its schema
+    assert restarted.server_info()["name"] == "movie-rpc"
+    other = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=30)
+    assert [name for (name,) in other.execute("SELECT name FROM events")] == ["before.restart"]
+    other.close()
+    assert (home / "movie-rpc.sqlite-wal").exists(), "the server's write-ahead log was deleted by another process"
+    restarted.events_add(name="after.restart")
+    other = sqlite3.connect(str(home / "movie-rpc.sqlite"), timeout=30)
+    names = [name for (name,) in other.execute("SELECT name FROM events ORDER BY id")]
+    other.close()
+    assert names == ["before.restart", "after.restart"]
+    assert restarted.close() == 0

@@ -55,10 +55,13 @@ public final class MovieStore: Sendable {
 
     /// Opens (creating if needed) the store in `directory`.
     ///
-    /// A file that is not a database (no SQLite header, or SQLite refuses it as corrupt when opening) is moved aside to
-    /// `movie-rpc.sqlite.corrupt-<time>` with its -wal/-shm files, and a fresh database is started: the
-    /// user keeps working and nothing is deleted. Pages damaged behind a good header are not looked for here
-    /// (a full check costs time in proportion to the file); requests touching them answer -32040 `corrupt`.
+    /// A file that is not a database (no SQLite header, or SQLite refuses it as corrupt when opening) is
+    /// moved aside to `movie-rpc.sqlite.corrupt-<time>` with its -wal/-shm files, and a fresh database is
+    /// started: the user keeps working and nothing is deleted. Pages damaged behind a good header are not
+    /// looked for here (a full check costs time in proportion to the file); requests touching them answer
+    /// -32040 `corrupt`. So do the schema's pages of a database that carries this version's schema stamp,
+    /// which is opened without reading its schema (`DatabaseMigrator`); an unstamped one has its schema
+    /// read, and found damaged, here.
     /// A database from a newer schema is never touched. In a read-only directory whose database has no
     /// write-ahead log, the file is opened immutable: reads work and writes fail as read-only.
     public init(directory: DataDirectory, configuration: DatabaseConfiguration = DatabaseConfiguration()) throws {
