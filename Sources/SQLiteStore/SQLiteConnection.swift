@@ -234,7 +234,9 @@ public final class SQLiteConnection {
         try prepare("PRAGMA journal_mode").allRows().first?.optionalString(0)?.lowercased() ?? ""
     }
 
-    /// `PRAGMA user_version`: an integer the application may use freely.
+    /// `PRAGMA user_version`, an integer in the file's header. In a database that a ``DatabaseMigrator``
+    /// migrates it holds the migrator's schema stamp (``DatabaseMigrator/schemaStamp``), not the
+    /// application's.
     public func userVersion() throws -> Int {
         try scalarInt("PRAGMA user_version") ?? 0
     }
