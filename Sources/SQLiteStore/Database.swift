@@ -43,13 +43,14 @@ public final class Database: Sendable {
             statementCacheCapacity: configuration.statementCacheCapacity)
         connection.beginRetryLimit = configuration.beginRetryLimit
         let writerCacheKiB = max(0, configuration.writerCacheKiB)
+        let cacheSize = "PRAGMA cache_size = -\(writerCacheKiB)"
         let synchronousNormal = configuration.synchronousNormal
         let isWAL = configuration.walEnabled && !configuration.immutable
         let setUp: (@Sendable (SQLiteConnection) throws -> Void)?
         if isWAL, connection.fileHeaderSaysWAL, try migrator.isStamped(connection) {
             setUp = { db in
                 if synchronousNormal { try db.execute("PRAGMA synchronous = NORMAL") }
-                try db.execute("PRAGMA cache_size = -\(writerCacheKiB)")
+                try db.execute(cacheSize)
             }
         } else {
             // A database from a newer version is refused before anything is written, not even the journal
@@ -59,7 +60,7 @@ public final class Database: Sendable {
                 try connection.enableWAL(synchronousNormal: synchronousNormal)
             }
             try migrator.migrate(connection)
-            try connection.execute("PRAGMA cache_size = -\(writerCacheKiB)")
+            try connection.execute(cacheSize)
             setUp = nil
         }
         // Readers need a WAL file that the writer can write: otherwise they would wait for it anyway.

@@ -41,9 +41,10 @@ public struct DatabaseMigrator: Sendable {
     public var schemaStamp: Int32 {
         var hash: UInt32 = 2_166_136_261
         for migration in migrations {
-            for byte in migration.identifier.utf8 + [0] {
+            for byte in migration.identifier.utf8 {
                 hash = (hash ^ UInt32(byte)) &* 16_777_619
             }
+            hash = hash &* 16_777_619  // the zero byte that ends the identifier
         }
         return hash == 0 ? 1 : Int32(bitPattern: hash)
     }

@@ -4,7 +4,8 @@ import Testing
 @Suite struct DatabaseMigratorTests {
     /// Two migrations; each logs its run in `migration_log`, so a second run would be visible (and the
     /// CREATE TABLE statements would fail).
-    static func migrator(extra: Bool = false) -> DatabaseMigrator {
+    /// `firstOnly`: "v1-movie" alone, as an older version had it.
+    static func migrator(extra: Bool = false, firstOnly: Bool = false) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-movie") { db in
             try db.execute("""
@@ -13,6 +14,7 @@ import Testing
                 INSERT INTO migration_log VALUES ('v1-movie');
                 """)
         }
+        if firstOnly { return migrator }
         migrator.registerMigration("v2-rating") { db in
             try db.execute("""
                 ALTER TABLE movie ADD COLUMN rating REAL;
@@ -163,17 +165,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("older.sqlite")
         // As a version before the stamp left it: the first migration only, user_version 0.
-        var older = DatabaseMigrator()
-        older.registerMigration("v1-movie") { db in
-            try db.execute("""
-                CREATE TABLE migration_log(identifier TEXT NOT NULL);
-                CREATE TABLE movie(id INTEGER PRIMARY KEY, title TEXT NOT NULL);
-                INSERT INTO migration_log VALUES ('v1-movie');
-                """)
-        }
         do {
             let connection = try SQLiteConnection(path: path)
-            try older.migrate(connection)
+            try DatabaseMigratorTests.migrator(firstOnly: true).migrate(connection)
             try connection.setUserVersion(0)
         }
         let migrator = DatabaseMigratorTests.migrator()
