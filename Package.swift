@@ -45,9 +45,11 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // glibc's mallopt, for the executable's malloc tuning.
         .systemLibrary(name: "CMalloc"),
+        // pwritev2 with RWF_NOWAIT: the protocol output written without blocking, in blocking mode.
+        .systemLibrary(name: "CNonBlockingWrite"),
 
         // Wire protocol only: messages, framing, connection, dispatch, error codes.
-        .target(name: "JSONRPC"),
+        .target(name: "JSONRPC", dependencies: ["CNonBlockingWrite"]),
         // SQLite wrapper: connection, statements, migrations, errors.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], linkerSettings: cLibrary("sqlite3")),
         // HTTP/1.1 client over POSIX sockets (TLS through OpenSSL) and the transport-neutral HTTP types.

@@ -76,7 +76,9 @@ build_fuzz_target() {
     fi
     echo "fuzz.sh: building $target"
     # ld.gold warns once per ASan helper symbol ("Cannot export local symbol"); those lines are noise.
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name "$module" "$@" -o "$target" 2>&1 |
+    # -I: JSONRPC imports the CNonBlockingWrite shim (a header-only module map, nothing to link).
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -I Sources/CNonBlockingWrite -module-name "$module" \
+        "$@" -o "$target" 2>&1 |
         grep -v "Cannot export local symbol"
     return "${PIPESTATUS[0]}"
 }

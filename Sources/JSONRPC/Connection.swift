@@ -131,6 +131,9 @@ public final class Connection: Sendable, NotificationSending {
     /// fills the output, then the framing buffer, and then the pipe holds it back: memory stays bounded.
     private func takeRequests(from framing: inout (any MessageFraming)?) -> Bool {
         guard framing != nil else { return true }
+        // The replies of the requests answered while they are taken go out together when the run ends.
+        output.holdWrites()
+        defer { output.releaseWrites() }
         while hasRoom {
             guard let event = framing?.next() else { return true }
             deliver(event)

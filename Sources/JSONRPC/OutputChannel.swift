@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CNonBlockingWrite
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -13,36 +14,69 @@ import Darwin
 #endif
 import Synchronization
 
-/// The protocol output: whole frames in order, never interleaved, written by a thread of its own so that no
-/// sender (a task on a cooperative thread, the reading thread) ever blocks on a client that does not read.
+/// The protocol output: whole frames in order, never interleaved, and no sender ever blocked by a client that
+/// does not read.
+///
+/// One writer at a time takes the queued frames and writes them together in one `write`:
+/// - **A sender** that finds nobody writing writes its frame itself (and whatever queued meanwhile) with a
+///   write that cannot block (`pwritev2` with `RWF_NOWAIT`: the descriptor stays in blocking mode, whose flag
+///   the parent process shares). A round trip then costs no thread wake-up. What does not fit in the pipe
+///   goes to the writer thread.
+/// - **The writer thread** waits for the client to read. It also takes the replies of requests that finish
+///   while others are in flight (`moreComing`), so that they go out together rather than one `write` each.
+/// - **The reading thread** holds the output while it takes a run of requests from one read
+///   (``holdWrites()``, ``releaseWrites()``): their replies queue and go out in one `write` when it releases,
+///   or as soon as a pipe's worth waits.
 ///
 /// Frames wait in a queue with a byte budget (`maxQueuedBytes`), each counted by its buffer's capacity, the
 /// memory it holds (a reply's buffer may be up to twice its bytes). The budget is not enforced here, where a
 /// reply must never be lost, but by the reading thread, which takes no request while the queue is full
 /// (`isFull`, `wakeWhenRoom`), and the dispatcher, which starts none (`waitForRoom`): a client that stops
-/// reading holds back the input, and the pipe holds back the client. When many frames are ready the writer sends them in one `write`. When
-/// nothing is queued or being written and the pipe is empty, with room for the whole frame, the sender
-/// writes it itself: a round trip then costs no thread wake-up. After the peer goes away (EPIPE) further
+/// reading holds back the input, and the pipe holds back the client. After the peer goes away (EPIPE) further
 /// frames are dropped quietly.
 final class OutputChannel: ReplyRoom {
     private let fd: Int32
     let maxQueuedBytes: Int
     private let state = Mutex(State())
-    /// Wakes the writer thread when frames are queued.
+    /// The frames being written, framed into one buffer: used only by the writer of the moment (`State.writer`),
+    /// so its lock is never contended; kept between writes so that gathering allocates nothing.
+    private let gathered = Mutex<[UInt8]>([])
+    /// Wakes the writer thread when it is parked and has work.
     private let wakeWriter = DispatchSemaphore(value: 0)
     /// The framing's name apart from `state`: reading it must never wait.
     private let framingNameStorage = Mutex<String?>(nil)
+    /// Cleared when the output refuses writes that cannot block (not a pipe or socket, an old kernel): every
+    /// frame then goes through the writer thread.
+    private let writesWithoutBlocking = Atomic<Bool>(true)
     /// Frames are gathered into one write up to this many bytes (a large frame is written alone).
     static let gatherLimit = 256 * 1024
+    /// While the reading thread holds the output, replies queue until this many bytes wait (a pipe's default
+    /// capacity), then go out: a long run of requests is not answered all at its end.
+    static let heldBytesLimit = 64 * 1024
+
+    private enum Writer {
+        /// Nobody writes: the next sender does (or the reading thread, when it releases).
+        case none
+        /// A sender writes on its own thread, without blocking.
+        case sender
+        /// The writer thread writes (or is about to wake up to).
+        case thread
+    }
 
     private struct State {
         var framing: (any MessageFraming)?
         var queue = FIFOQueue<[UInt8]>()
         var queuedBytes = 0
-        /// The writer is writing frames it has taken off the queue.
-        var writing = false
+        var writer = Writer.none
+        /// The reading thread is taking a run of requests (see ``holdWrites()``).
+        var held = false
+        /// What a sender left unwritten for the writer thread: the bytes of `gathered` from `offset` on, and
+        /// the cost of the frames they finish.
+        var leftover: (offset: Int, cost: Int)?
         var closed = false
-        var writerStarted = false
+        var threadStarted = false
+        /// The writer thread waits on `wakeWriter`.
+        var threadParked = false
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
         /// Called when the queue reaches its budget (see ``whenFull(_:)``).
         var whenFull: (@Sendable () -> Void)?
@@ -50,33 +84,33 @@ final class OutputChannel: ReplyRoom {
         var roomHook: (@Sendable () -> Void)?
         var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
-        var isIdle: Bool { queue.isEmpty && !writing }
-    }
+        var isIdle: Bool { queue.isEmpty && writer == .none }
 
-    /// The output pipe's capacity in pages (`F_GETPIPE_SZ`); 0 when the output is not a pipe, whose
-    /// writes could block (a socket, a terminal): then every frame goes through the writer thread.
-    private let pipePages: Int
-    private static let pageSize = max(4096, sysconf(Int32(_SC_PAGESIZE)))
+        /// Takes the next frames to write together: the oldest, and those behind it up to `gatherLimit`.
+        mutating func takeFrames() -> (frames: [[UInt8]], cost: Int) {
+            var frames: [[UInt8]] = []
+            var bytes = 0
+            var cost = 0
+            while let next = queue.first, frames.isEmpty || bytes + next.count <= OutputChannel.gatherLimit {
+                _ = queue.popFirst()
+                frames.append(next)
+                bytes += next.count
+                cost += next.capacity
+            }
+            return (frames, cost)
+        }
+
+        /// Hands the writing to the writer thread; true when it must be woken.
+        mutating func handToThread() -> Bool {
+            writer = .thread
+            defer { threadParked = false }
+            return threadParked || !threadStarted
+        }
+    }
 
     init(fd: Int32, maxQueuedBytes: Int = 32 * 1024 * 1024) {
         self.fd = fd
         self.maxQueuedBytes = max(1, maxQueuedBytes)
-        let capacity = fcntl(fd, Self.getPipeSize)
-        self.pipePages = capacity > 0 ? Int(capacity) / Self.pageSize : 0
-    }
-
-    /// `F_GETPIPE_SZ` (Linux), which Glibc's Swift module leaves out.
-    private static let getPipeSize: Int32 = 1032
-
-    /// Whether `count` bytes written now cannot block: only when the pipe is empty. A pipe holds its bytes
-    /// in page-sized slots, and a write shares the last slot only when it fits there whole, so unread bytes
-    /// say little about the slots they take: 48 KB of 1 KB replies fill all 16 slots of a 64 KiB pipe (each
-    /// holds three), and a write then blocks the sender, which may be the reading thread.
-    private func pipeHasRoom(for count: Int) -> Bool {
-        guard pipePages > 0 else { return false }
-        var unread: CInt = 0
-        guard ioctl(fd, UInt(FIONREAD), &unread) == 0 else { return false }
-        return unread == 0 && (count + Self.pageSize - 1) / Self.pageSize <= pipePages
     }
 
     /// Set once the input's framing is known; replies use the same framing.
@@ -116,37 +150,148 @@ final class OutputChannel: ReplyRoom {
         }
     }
 
-    /// Writes one message body now when that cannot block and nothing is ahead of it, else queues it for
-    /// the writer thread; returns at once either way. `moreComing` (other requests are in flight) queues it
-    /// anyway: the writer then gathers the replies that are ready into one `write`, instead of one system
-    /// call (and a pipe check) per reply.
+    /// The reading thread takes a run of requests read together: until ``releaseWrites()``, replies queue
+    /// (up to ``heldBytesLimit``) instead of each going out in a `write` of its own.
+    func holdWrites() {
+        state.withLock { $0.held = true }
+    }
+
+    /// Ends ``holdWrites()``: what queued meanwhile goes out now, written by this thread when nobody else
+    /// writes.
+    func releaseWrites() {
+        let start = state.withLock { state -> Start in
+            state.held = false
+            return startWriting(&state)
+        }
+        perform(start)
+    }
+
+    /// Queues one message body to be written in order, and returns at once; written by this thread when nobody
+    /// else writes and it cannot block. `moreComing` (other requests are in flight) leaves it to the writer
+    /// thread instead, which gathers the replies that are ready into one `write`.
     func send(_ body: [UInt8], moreComing: Bool = false) {
-        let framing = state.withLock { state -> (any MessageFraming)? in
-            guard !moreComing, !state.closed, pipePages > 0, state.queue.isEmpty, !state.writing else { return nil }
-            state.writing = true  // held while writing: frames sent meanwhile queue behind this one
-            return state.framing ?? NewlineFraming()
-        }
-        if let framing {
-            var frame = body.withUnsafeBytes { framing.frame($0) }
-            if pipeHasRoom(for: frame.count) {
-                let ok = writeAll(&frame)
-                finishedWriting(0, failed: !ok)
-                if state.withLock({ !$0.queue.isEmpty }) { wakeWriter.signal() }
-                return
-            }
-        }
-        let (startWriter, filled) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-            if framing != nil { state.writing = false }  // not written after all: queued, in order
-            guard !state.closed else { return (false, nil) }
+        let (start, filled) = state.withLock { state -> (Start, (@Sendable () -> Void)?) in
+            guard !state.closed else { return (.nothing, nil) }
             let wasFull = state.queuedBytes >= maxQueuedBytes
             state.queue.append(body)
             state.queuedBytes += body.capacity
-            defer { state.writerStarted = true }
-            return (!state.writerStarted, wasFull || state.queuedBytes < maxQueuedBytes ? nil : state.whenFull)
+            let filled = wasFull || state.queuedBytes < maxQueuedBytes ? nil : state.whenFull
+            return (startWriting(&state, byThread: moreComing), filled)
         }
-        if startWriter { startWriterThread() }
-        wakeWriter.signal()
         filled?()
+        perform(start)
+    }
+
+    private enum Start {
+        case nothing
+        /// Write these frames on this thread, without blocking.
+        case write(frames: [[UInt8]], cost: Int, framing: any MessageFraming)
+        case wakeThread
+    }
+
+    /// Who writes what is queued, when nobody writes now and the reading thread does not hold the output.
+    private func startWriting(_ state: inout State, byThread: Bool = false) -> Start {
+        guard state.writer == .none, !state.queue.isEmpty, !state.closed else { return .nothing }
+        if state.held && state.queuedBytes < Self.heldBytesLimit { return .nothing }
+        guard !byThread, writesWithoutBlocking.load(ordering: .relaxed) else {
+            return state.handToThread() ? .wakeThread : .nothing
+        }
+        state.writer = .sender
+        let (frames, cost) = state.takeFrames()
+        return .write(frames: frames, cost: cost, framing: state.framing ?? NewlineFraming())
+    }
+
+    private func perform(_ start: Start) {
+        switch start {
+        case .nothing: break
+        case .wakeThread: wakeThread()
+        case .write(let frames, let cost, let framing): writeAsSender(frames, cost: cost, framing: framing)
+        }
+    }
+
+    /// Writes `frames` on the sender's thread with writes that cannot block, then what queued meanwhile (one
+    /// more batch at most: a sender has its own work to go back to); what does not fit in the pipe now is
+    /// left to the writer thread.
+    private func writeAsSender(_ frames: [[UInt8]], cost: Int, framing: any MessageFraming) {
+        var batch = (frames: frames, cost: cost, framing: framing)
+        var batches = 0
+        while true {
+            batches += 1
+            let outcome = gathered.withLock { gathered -> NonBlockingOutcome in
+                Self.gather(batch.frames, framing: batch.framing, into: &gathered)
+                return writeWithoutBlocking(gathered)
+            }
+            enum Next { case done, another(frames: [[UInt8]], cost: Int, framing: any MessageFraming), wake }
+            let (next, released) = state.withLock { state -> (Next, Released) in
+                switch outcome {
+                case .written:
+                    let released = finished(cost: batch.cost, failed: false, &state)
+                    guard !state.queue.isEmpty, !state.closed,
+                        !state.held || state.queuedBytes >= Self.heldBytesLimit
+                    else {
+                        state.writer = .none
+                        return (.done, released.adding(idle: &state))
+                    }
+                    guard batches < 2 else { return (state.handToThread() ? .wake : .done, released) }
+                    let (frames, cost) = state.takeFrames()
+                    return (.another(frames: frames, cost: cost, framing: state.framing ?? NewlineFraming()), released)
+                case .failed:
+                    let released = finished(cost: batch.cost, failed: true, &state)
+                    state.writer = .none
+                    return (.done, released.adding(idle: &state))
+                case .incomplete(let offset):
+                    state.leftover = (offset, batch.cost)
+                    return (state.handToThread() ? .wake : .done, Released())
+                }
+            }
+            released.resume()
+            switch next {
+            case .done: return
+            case .wake: return wakeThread()
+            case .another(let frames, let cost, let framing): batch = (frames, cost, framing)
+            }
+        }
+    }
+
+    private enum NonBlockingOutcome {
+        case written
+        /// Written up to `offset` (possibly 0); the rest would have waited.
+        case incomplete(offset: Int)
+        case failed
+    }
+
+    /// Writes `bytes` as far as the output takes them now.
+    private func writeWithoutBlocking(_ bytes: [UInt8]) -> NonBlockingOutcome {
+        bytes.withUnsafeBytes { all -> NonBlockingOutcome in
+            var offset = 0
+            while offset < all.count {
+                let end = min(all.count, offset + Self.progressChunk)
+                let written = movie_rpc_write_nowait(fd, all.baseAddress.map { $0 + offset }, end - offset)
+                if written > 0 {
+                    offset += written
+                    writes.add(1, ordering: .relaxed)
+                    continue
+                }
+                switch errno {
+                case EINTR: continue
+                case EAGAIN: return .incomplete(offset: offset)
+                case EOPNOTSUPP, EINVAL, ENOSYS:
+                    // This output cannot take writes that do not block: the writer thread writes from now on.
+                    writesWithoutBlocking.store(false, ordering: .relaxed)
+                    return .incomplete(offset: offset)
+                default:
+                    return .failed
+                }
+            }
+            return .written
+        }
+    }
+
+    private static func gather(_ frames: [[UInt8]], framing: any MessageFraming, into gathered: inout [UInt8]) {
+        gathered.removeAll(keepingCapacity: gathered.capacity <= gatherLimit * 2)
+        for frame in frames {
+            frame.withUnsafeBytes { framing.frame($0, into: &gathered) }
+        }
     }
 
     /// Returns once the queue is below its budget (at once when it is).
@@ -162,8 +307,10 @@ final class OutputChannel: ReplyRoom {
         }
     }
 
-    /// Returns once every queued frame has been written (or dropped, the client gone).
+    /// Returns once every queued frame has been written (or dropped, the client gone). Replies held by the
+    /// reading thread are written first.
     func drain() async {
+        releaseWrites()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state -> Bool in
                 if state.isIdle { return true }
@@ -174,81 +321,115 @@ final class OutputChannel: ReplyRoom {
         }
     }
 
-    private func startWriterThread() {
-        if !DedicatedThread.start(name: "movie-rpc stdout", { [self] in writeLoop() }) {
+    private func wakeThread() {
+        let start = state.withLock { state -> Bool in
+            defer { state.threadStarted = true }
+            return !state.threadStarted
+        }
+        if start, !DedicatedThread.start(name: "movie-rpc stdout", { [self] in writeLoop() }) {
             Log.error("Could not start the thread that writes output")
         }
+        wakeWriter.signal()
     }
 
+    /// The writer thread: writes what senders hand it, blocking while the client does not read, until the
+    /// queue is empty; then parks.
     private func writeLoop() {
-        var gathered: [UInt8] = []
         while true {
             wakeWriter.wait()
-            while true {
-                let taken = state.withLock { state -> (frames: [[UInt8]], cost: Int, framing: any MessageFraming)? in
-                    // A sender writing directly holds `writing`; it wakes this thread when it is done.
-                    guard !state.queue.isEmpty, !state.writing else { return nil }
-                    var frames: [[UInt8]] = []
-                    var bytes = 0
-                    var cost = 0
-                    while let next = state.queue.first, frames.isEmpty || bytes + next.count <= Self.gatherLimit {
-                        _ = state.queue.popFirst()
-                        frames.append(next)
-                        bytes += next.count
-                        cost += next.capacity
-                    }
-                    state.writing = true
-                    return (frames, cost, state.framing ?? NewlineFraming())
+            while let work = takeThreadWork() {
+                let ok = gathered.withLock { gathered -> Bool in
+                    if work.frames.isEmpty { return writeAll(gathered, from: work.offset) }
+                    Self.gather(work.frames, framing: work.framing, into: &gathered)
+                    return writeAll(gathered, from: 0)
                 }
-                guard let taken else { break }
-                gathered.removeAll(keepingCapacity: gathered.capacity <= Self.gatherLimit * 2)
-                for frame in taken.frames {
-                    frame.withUnsafeBytes { taken.framing.frame($0, into: &gathered) }
-                }
-                let ok = state.withLock { $0.closed } ? true : writeAll(&gathered)
-                finishedWriting(taken.cost, failed: !ok)
+                state.withLock { state in finished(cost: work.cost, failed: !ok, &state) }.resume()
             }
         }
     }
 
-    private func writeAll(_ bytes: inout [UInt8]) -> Bool {
-        bytes.withUnsafeMutableBytes { all in
-            var start = 0
-            repeat {
+    /// The writer thread's next write: a sender's leftover (the bytes of `gathered` from `offset`, no frames),
+    /// or frames from the queue; nil when there is nothing, and the thread parks.
+    private struct ThreadWork {
+        var frames: [[UInt8]]
+        var offset: Int
+        var cost: Int
+        var framing: any MessageFraming
+    }
+
+    private func takeThreadWork() -> ThreadWork? {
+        let (work, released) = state.withLock { state -> (ThreadWork?, Released) in
+            let framing = state.framing ?? NewlineFraming()
+            if let leftover = state.leftover {
+                state.leftover = nil
+                return (ThreadWork(frames: [], offset: leftover.offset, cost: leftover.cost, framing: framing), Released())
+            }
+            guard !state.queue.isEmpty, !state.closed else {
+                state.writer = .none
+                state.threadParked = true
+                return (nil, Released().adding(idle: &state))
+            }
+            let (frames, cost) = state.takeFrames()
+            return (ThreadWork(frames: frames, offset: 0, cost: cost, framing: framing), Released())
+        }
+        released.resume()
+        return work
+    }
+
+    /// Writes `bytes[offset...]`, blocking until the client has read enough (the writer thread only).
+    private func writeAll(_ bytes: [UInt8], from offset: Int) -> Bool {
+        if state.withLock({ $0.closed }) { return true }
+        return bytes.withUnsafeBytes { all in
+            var start = offset
+            while start < all.count {
                 let end = min(all.count, start + Self.progressChunk)
-                guard FileDescriptorWriter.writeAll(fd: fd, UnsafeMutableRawBufferPointer(rebasing: all[start..<end]))
-                else { return false }
+                guard let base = all.baseAddress else { return true }
+                let written = write(fd, base + start, end - start)
+                if written < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    return false
+                }
+                start += written
                 writes.add(1, ordering: .relaxed)
-                start = end
-            } while start < all.count
+            }
             return true
         }
     }
 
-    /// Frames that cost `bytes` were written (or failed): releases whoever waits for room or for the end.
-    private func finishedWriting(_ bytes: Int, failed: Bool) {
-        typealias Waiters = [CheckedContinuation<Void, Never>]
-        let (room, drained, hook) = state.withLock { state -> (Waiters, Waiters, (@Sendable () -> Void)?) in
-            state.writing = false
-            state.queuedBytes -= bytes
-            if failed && !state.closed {
-                state.closed = true
-                // Nothing more will be written: forget the queue, so nobody waits for room that never comes.
-                while let dropped = state.queue.popFirst() { state.queuedBytes -= dropped.capacity }
-                Log.info("Output closed by the client; further replies are dropped")
-            }
-            var room: Waiters = []
-            var hook: (@Sendable () -> Void)?
-            // Released at half the budget, not just under it: a waiter does not wake for every small frame.
-            if state.queuedBytes <= maxQueuedBytes / 2 || state.closed {
-                swap(&room, &state.roomWaiters)
-                swap(&hook, &state.roomHook)
-            }
-            var drained: Waiters = []
-            if state.isIdle { swap(&drained, &state.drainWaiters) }
-            return (room, drained, hook)
+    /// Who waits for room or for the end, released once the lock is let go.
+    private struct Released {
+        var room: [CheckedContinuation<Void, Never>] = []
+        var hook: (@Sendable () -> Void)?
+        var drained: [CheckedContinuation<Void, Never>] = []
+
+        /// Adds the drain waiters when the output is idle.
+        func adding(idle state: inout State) -> Released {
+            var released = self
+            if state.isIdle { swap(&released.drained, &state.drainWaiters) }
+            return released
         }
-        hook?()
-        for waiter in room + drained { waiter.resume() }
+
+        func resume() {
+            hook?()
+            for waiter in room + drained { waiter.resume() }
+        }
+    }
+
+    /// Frames that cost `cost` were written (or failed): who waits for room is released at half the budget.
+    private func finished(cost: Int, failed: Bool, _ state: inout State) -> Released {
+        state.queuedBytes -= cost
+        if failed && !state.closed {
+            state.closed = true
+            // Nothing more will be written: forget the queue, so nobody waits for room that never comes.
+            while let dropped = state.queue.popFirst() { state.queuedBytes -= dropped.capacity }
+            Log.info("Output closed by the client; further replies are dropped")
+        }
+        var released = Released()
+        // Released at half the budget, not just under it: a waiter does not wake for every small frame.
+        if state.queuedBytes <= maxQueuedBytes / 2 || state.closed {
+            swap(&released.room, &state.roomWaiters)
+            swap(&released.hook, &state.roomHook)
+        }
+        return released
     }
 }

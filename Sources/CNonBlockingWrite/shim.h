@@ -1,0 +1,28 @@
+// A write that never blocks, on a descriptor left in blocking mode: pwritev2 with RWF_NOWAIT (Linux 4.14;
+// pipes honour it since 5.8). The protocol output is the parent process's pipe, whose O_NONBLOCK flag the
+// parent shares, so it is never set; this flag is per call. Swift's Glibc module leaves both out.
+#include <errno.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#if defined(__linux__)
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 0x00000008
+#endif
+extern ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags);
+#endif
+
+/// Writes up to `count` bytes of `bytes` to `fd` at its current position without waiting for room: returns
+/// the bytes written (possibly fewer than `count`), or -1 with errno EAGAIN when nothing fits now, or another
+/// errno (EOPNOTSUPP, EINVAL, ENOSYS: the descriptor or the kernel cannot; EPIPE, ...).
+static inline ssize_t movie_rpc_write_nowait(int fd, const void *bytes, size_t count) {
+#if defined(__linux__)
+    struct iovec vector = { (void *)bytes, count };
+    return pwritev2(fd, &vector, 1, -1, RWF_NOWAIT);
+#else
+    (void)fd; (void)bytes; (void)count;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}
