@@ -34,12 +34,14 @@ final class AccountsHarness: Sendable {
     var favorites: FavoritesStore { FavoritesStore(database: movieStore.database) }
 
     /// Local accounts at a test cost, on this harness's clock.
-    func service(iterations: Int = 1000, on database: Database? = nil) -> AccountService {
+    func service(
+        iterations: Int = 1000, on database: Database? = nil, recordingCacheLifetime: Duration = .seconds(1)
+    ) -> AccountService {
         let store = AccountStore(database: database ?? movieStore.database, sealer: sealer)
         let clock = self.clock
         return AccountService(
             store: store, provider: LocalAccountProvider(store: store, hasher: PasswordHasher(iterations: iterations)),
-            now: { clock.now })
+            now: { clock.now }, recordingCacheLifetime: recordingCacheLifetime)
     }
 
     /// Another "process": its own connection to the same data directory.
@@ -438,6 +440,21 @@ func movieError(_ body: () async throws -> Void) async -> MovieError? {
         #expect(accounts.recordingSessionReads <= 2)
         #expect(await accounts.currentUserIDForRecording() == ada.id)
         #expect(accounts.recordingSessionReads <= 2)
+    }
+
+    /// An expired id goes on serving while one read renews it: a recording never waits for that read. Another
+    /// process's logout shows once the renewal has read it. (A lifetime of zero: every call finds it expired.)
+    @Test func anExpiredRecordingUserServesWhileOneReadRenewsIt() async throws {
+        let ada = try await accounts.register(email: "ada@example.com", password: "pw1")
+        let accounts = harness.service(recordingCacheLifetime: .zero)
+        #expect(await accounts.currentUserIDForRecording() == ada.id)
+        #expect(accounts.recordingSessionReads == 1)
+        try await harness.otherProcess().logout()
+        // Expired: the cached id at once, while a read renews it.
+        #expect(await accounts.currentUserIDForRecording() == ada.id)
+        await accounts.renewalOfRecordingUser()
+        #expect(accounts.recordingSessionReads == 2)
+        #expect(await accounts.currentUserIDForRecording() == nil)
     }
 
     @Test func nobodyLoggedInIsCachedForRecordingToo() async throws {

@@ -41,16 +41,19 @@ public final class AccountService: Sendable {
         var readAt: ContinuousClock.Instant?
         /// Bumped whenever this process changes the session; a read that started before is not kept.
         var generation: UInt64 = 0
+        /// The background read that renews the expired id (see ``currentUserIDForRecording()``).
+        var renewal: Task<Void, Never>?
     }
 
-    /// How long a cached current-user id serves event recording: another process's login or logout on the
-    /// same data directory shows in recorded events within this time.
-    static let recordingCacheLifetime = Duration.seconds(1)
+    /// How long a cached current-user id serves event recording before it is read again: another process's
+    /// login or logout on the same data directory shows in recorded events within this time and one read.
+    private let recordingCacheLifetime: Duration
 
     init(
         store: AccountStore, provider: any AccountProvider, throttle: LoginThrottle = LoginThrottle(),
-        now: @escaping @Sendable () -> Date = Date.init
+        now: @escaping @Sendable () -> Date = Date.init, recordingCacheLifetime: Duration = .seconds(1)
     ) {
+        self.recordingCacheLifetime = recordingCacheLifetime
         self.store = store
         self.provider = provider
         self.throttle = throttle
@@ -161,27 +164,51 @@ public final class AccountService: Sendable {
     // MARK: The current user
 
     /// The current user's id for attributing recorded events, without a database read on every request:
-    /// cached for `recordingCacheLifetime`, and dropped at once when this process logs in or out. The
-    /// requests that find it expired at the same time share one read: each reading alone made a pipelined
-    /// burst queue dozens of reads, and open every reader of the pool (a schema parse each).
-    /// Methods that act for the user (favorites, account changes) read the session itself instead.
+    /// cached for `recordingCacheLifetime`, and dropped at once when this process logs in or out. Once it
+    /// expires, the cached id goes on serving while one read in the background renews it: a recording never
+    /// waits for that read (in a pipelined burst, every request arriving during the read used to wait for it,
+    /// and the burst left the reading thread for the cooperative pool). Only when there is no cached id (the
+    /// first recording, or this process changed the session) do the recordings wait, sharing one read: each
+    /// reading alone made a burst queue dozens of reads, and open every reader of the pool (a schema parse
+    /// each). Methods that act for the user (favorites, account changes) read the session itself instead.
     public func currentUserIDForRecording() async -> String? {
-        let (cached, generation) = recordingCache.withLock { cache -> (String??, UInt64) in
-            if let readAt = cache.readAt, ContinuousClock.now - readAt < Self.recordingCacheLifetime {
-                return (.some(cache.userID), cache.generation)
+        enum Cached { case fresh(String?), renew(String?, generation: UInt64), missing(generation: UInt64) }
+        let cached = recordingCache.withLock { cache -> Cached in
+            guard let readAt = cache.readAt else { return .missing(generation: cache.generation) }
+            if ContinuousClock.now - readAt < recordingCacheLifetime || cache.renewal != nil {
+                return .fresh(cache.userID)
             }
-            return (nil, cache.generation)
+            return .renew(cache.userID, generation: cache.generation)
         }
-        if let cached { return cached }
-        // The shared read starts after this call began, so the generation taken above still tells whether
-        // the session changed while it ran. Its only error is this task's cancellation.
+        switch cached {
+        case .fresh(let userID):
+            return userID
+        case .renew(let userID, let generation):
+            // Registered under the lock the task's end clears it with, so it is never cleared before set.
+            recordingCache.withLock { cache in
+                guard cache.renewal == nil else { return }
+                cache.renewal = Task { await readForRecording(generation: generation, renewing: true) }
+            }
+            return userID
+        case .missing(let generation):
+            return await readForRecording(generation: generation)
+        }
+    }
+
+    /// Reads the current user for recording and caches it, unless the session changed since `generation` was
+    /// taken (the shared read starts after this call began, so that generation still tells). Its only error is
+    /// this task's cancellation: nil, and nothing cached.
+    @discardableResult
+    private func readForRecording(generation: UInt64, renewing: Bool = false) async -> String? {
         let userID: String?
         do {
             userID = try await recordingRead.value()
         } catch {
+            if renewing { recordingCache.withLock { $0.renewal = nil } }
             return nil
         }
         recordingCache.withLock { cache in
+            if renewing { cache.renewal = nil }
             guard cache.generation == generation else { return }
             cache.userID = userID
             cache.readAt = .now
@@ -220,6 +247,11 @@ public final class AccountService: Sendable {
     /// How many session reads recording has made so far.
     var recordingSessionReads: Int {
         recordingRead.readCount
+    }
+
+    /// Returns once the background renewal of the recording's user id, if one runs, has ended (for tests).
+    func renewalOfRecordingUser() async {
+        await recordingCache.withLock { $0.renewal }?.value
     }
 
     /// The logged-in user's id, or `loginRequired`: one indexed lookup, for calls that need only the id
