@@ -7,6 +7,9 @@ import Testing
 /// -32602 stays as it was: each case is decoded both ways and compared.
 @Suite struct ParamsDecoderTests {
     enum Policy: String, Decodable, Equatable { case cacheFirst, networkFirst }
+    /// Read straight from its string by `ParamsDecoder` (`RawStringParam`); `JSONDecoder` takes the standard
+    /// library's `init(from:)`, so each case below checks that both give the same values and errors.
+    enum Window: String, RawStringParam, Equatable { case day, week }
 
     struct Inner: Decodable, Equatable {
         var phone: String?
@@ -24,6 +27,8 @@ import Testing
         var inner: Inner?
         var policy: Policy?
         var nested: [[Int]]?
+        var window: Window?
+        var windows: [Window]?
     }
 
     /// A type whose own `init(from:)` refuses a value, as several params types do.
@@ -53,7 +58,10 @@ import Testing
         #"{"id":1,"inner":{"n":3}}"#, #"{"id":1,"inner":{"phone":"1"}}"#, #"{"id":1,"inner":{"n":3,"phone":7}}"#,
         #"{"id":1,"inner":[1]}"#, #"{"id":1,"inner":null}"#, #"{"id":1,"policy":"cacheFirst"}"#,
         #"{"id":1,"policy":"sometimes"}"#, #"{"id":1,"policy":3}"#, #"{"id":1,"nested":[[1],[2,3],[]]}"#,
-        #"{"id":1,"nested":[[1],["x"]]}"#, #"  { "id" : 1 , "extra" : [ {"deep": [null, true]} ] }  "#,
+        #"{"id":1,"nested":[[1],["x"]]}"#, #"{"id":1,"window":"week"}"#, #"{"id":1,"window":"month"}"#,
+        #"{"id":1,"window":"Week"}"#, #"{"id":1,"window":7}"#, #"{"id":1,"window":null}"#, #"{"id":1,"window":["day"]}"#,
+        #"{"id":1,"windows":["day","week"]}"#, #"{"id":1,"windows":["day","year"]}"#, #"{"id":1,"windows":["day",null]}"#,
+        #"{"id":1,"windows":[1]}"#, #"  { "id" : 1 , "extra" : [ {"deep": [null, true]} ] }  "#,
     ]
 
     /// What a decode gave: the value, or the error's kind, path and type, as `ParamsDecoding.describe` reads it.

@@ -12,7 +12,7 @@ import MovieCore
 public struct FavoritesList: MovieMethod {
     public static let name = "favorites.list"
 
-    public enum Grouping: String, Decodable, Sendable {
+    public enum Grouping: String, Decodable, Sendable, RawStringParam {
         case genre
     }
 
