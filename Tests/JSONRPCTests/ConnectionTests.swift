@@ -66,6 +66,13 @@ struct ConnectionTests {
             #expect(reply["result"] == "movie-rpc stdin")
         }
         #expect(fixture.slowFinished.count == 0)
+        // A message over 512 bytes (here padded with whitespace) has its params decoded on the global
+        // executor instead: that work would keep the reading thread from reading (Dispatcher.maxCostStartedHere).
+        let padding = String(repeating: " ", count: 600)
+        server.write(#"{"jsonrpc":"2.0","id":5,"method":"thread.name"\#(padding)}"# + "\n")
+        let large = try #require(try await replies.next())
+        #expect(large["id"] == 5)
+        #expect(large["result"] != "movie-rpc stdin")
         fixture.gate.open()
         #expect(try await replies.next() == ["jsonrpc": "2.0", "id": 2, "result": "done"])
         server.closeInput()
