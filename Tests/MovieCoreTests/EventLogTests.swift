@@ -881,6 +881,37 @@ struct StoredParamsTests {
         }
     }
 
+    @Test("the search text is the name and each value's text in key order, joined by U+001F, lowercased")
+    func searchTextWithParams() {
+        let samples: [(String, [String: EventValue])] = [
+            ("movie.viewed", ["movieId": .int(550)]), ("Movie.Viewed", ["movieId": .int(-7)]),
+            ("x", ["b": .string("Straße É"), "a": .double(7.5), "c": .bool(true), "d": .bool(false)]),
+            ("x", ["list": .array([.int(1), .string("Two"), .double(1e20), .bool(true)]), "a": .array([])]),
+            ("ΣΑΣ", ["z": .string("İx")]), ("n", ["k": .string("")]),
+        ]
+        for (name, params) in samples {
+            var expected = name
+            for (_, value) in params.sorted(by: { $0.key < $1.key }) {
+                let texts: [String] = switch value {
+                case .int(let number): ["\(number)"]
+                case .double(let number): ["\(number)"]
+                case .string(let text): [text]
+                case .bool(let flag): ["\(flag)"]
+                case .array(let elements): elements.map { element in
+                    switch element {
+                    case .int(let number): "\(number)"
+                    case .double(let number): "\(number)"
+                    case .string(let text): text
+                    case .bool(let flag): "\(flag)"
+                    }
+                }
+                }
+                for text in texts { expected += "\u{1F}" + text }
+            }
+            #expect(EventSearchText.make(name: name, params: params) == expected.lowercased(), "\(name) \(params)")
+        }
+    }
+
     @Test("the search text of an event without params is its name lowercased, whatever the name")
     func searchTextOfANameAlone() {
         for name in ["genres.list", "movies.details", "Genres.List", "ÉCLAIR", "éclair", "a b_c-9", "İx", "ΣΑΣ"] {

@@ -64,24 +64,35 @@ public struct StoredEvent: Sendable, Equatable {
     /// The same bytes `JSONEncoder` writes, without it, for the params the server records itself: integers
     /// under keys that need no escaping (`{}`, `{"movieId":550}`, `{"page":2}`). Recording an event ran
     /// `JSONEncoder` for these on every call (4 % of a cached `genres.list`); anything else takes it still.
+    /// Written as bytes: five `String` appends and a sort of one member were 4,200 instructions an event.
     private static func plainJSON(_ params: [String: EventValue]) -> String? {
         if params.isEmpty { return "{}" }
-        var text = "{"
-        text.reserveCapacity(2 + params.keys.reduce(0) { $0 + $1.utf8.count + 24 })
-        // The pairs sorted, not the keys then a lookup each; appends, not an interpolation per member.
-        for (key, value) in params.sorted(by: { $0.key < $1.key }) {
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(2 + params.count * 32)
+        func append(_ key: String, _ value: EventValue) -> Bool {
             guard case .int(let value) = value, !key.isEmpty,
                   key.utf8.allSatisfy({ $0 < 0x80 && ($0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
                       || $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
                       || (0x61...0x7A).contains($0)) })
-            else { return nil }
-            if text.utf8.count > 1 { text += "," }
-            text += "\""
-            text += key
-            text += "\":"
-            text += String(value)
+            else { return false }
+            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: key.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(UInt8(ascii: ":"))
+            bytes.append(contentsOf: String(value).utf8)  // a small string: no allocation
+            return true
         }
-        return text + "}"
+        if params.count == 1, let only = params.first {
+            guard append(only.key, only.value) else { return nil }
+        } else {
+            // The pairs sorted, not the keys then a lookup each.
+            for (key, value) in params.sorted(by: { $0.key < $1.key }) {
+                guard append(key, value) else { return nil }
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The position of this event in newest-first order, for the next page.
