@@ -339,9 +339,9 @@ final class OutputChannel: ReplyRoom {
             wakeWriter.wait()
             while let work = takeThreadWork() {
                 let ok = gathered.withLock { gathered -> Bool in
-                    if work.frames.isEmpty { return writeAll(gathered, from: work.offset) }
+                    if work.frames.isEmpty { return writeAll(&gathered, from: work.offset) }
                     Self.gather(work.frames, framing: work.framing, into: &gathered)
-                    return writeAll(gathered, from: 0)
+                    return writeAll(&gathered, from: 0)
                 }
                 state.withLock { state in finished(cost: work.cost, failed: !ok, &state) }.resume()
             }
@@ -377,20 +377,16 @@ final class OutputChannel: ReplyRoom {
     }
 
     /// Writes `bytes[offset...]`, blocking until the client has read enough (the writer thread only).
-    private func writeAll(_ bytes: [UInt8], from offset: Int) -> Bool {
+    private func writeAll(_ bytes: inout [UInt8], from offset: Int) -> Bool {
         if state.withLock({ $0.closed }) { return true }
-        return bytes.withUnsafeBytes { all in
+        return bytes.withUnsafeMutableBytes { all in
             var start = offset
             while start < all.count {
                 let end = min(all.count, start + Self.progressChunk)
-                guard let base = all.baseAddress else { return true }
-                let written = write(fd, base + start, end - start)
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return false
-                }
-                start += written
+                guard FileDescriptorWriter.writeAll(fd: fd, UnsafeMutableRawBufferPointer(rebasing: all[start..<end]))
+                else { return false }
                 writes.add(1, ordering: .relaxed)
+                start = end
             }
             return true
         }

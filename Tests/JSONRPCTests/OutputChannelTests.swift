@@ -58,86 +58,89 @@ struct OutputChannelTests {
         frames.flatMap { $0 + [UInt8(ascii: "\n")] }
     }
 
-    @Test func aSenderWritesAtOnceWhenNobodyElseDoes() async throws {
+    /// An output writing into a new pipe with `framing`, for `body`; the pipe is closed after.
+    private func withOutput(
+        framing: any MessageFraming = NewlineFraming(), _ body: (Pipe, OutputChannel) async throws -> Void
+    ) async throws {
         let pipe = try Pipe()
         defer { pipe.close() }
         let output = OutputChannel(fd: pipe.writeEnd)
-        output.setFraming(NewlineFraming())
-        let sent = frames([10, 20])
-        output.send(sent[0])
-        // Written by the send itself: the bytes are in the pipe when it returns.
-        #expect(pipe.hasUnreadBytes)
-        output.send(sent[1])
-        #expect(await pipe.read(32) == newlineFramed(sent))
-        await output.drain()
+        output.setFraming(framing)
+        try await body(pipe, output)
+    }
+
+    /// Sends `sent` (each `moreComing` as given) and expects them in the pipe, newline-framed, whole and in
+    /// order; then drains the output and returns what it still counts as queued.
+    @discardableResult
+    private func expectSentInOrder(_ sent: [[UInt8]], moreComing: Bool = false) async throws -> Int {
+        var queuedAfterDrain = 0
+        try await withOutput { pipe, output in
+            for frame in sent { output.send(frame, moreComing: moreComing) }
+            let expected = newlineFramed(sent)
+            #expect(await pipe.read(expected.count) == expected)
+            await output.drain()
+            queuedAfterDrain = output.queuedBytes
+        }
+        return queuedAfterDrain
+    }
+
+    @Test func aSenderWritesAtOnceWhenNobodyElseDoes() async throws {
+        try await withOutput { pipe, output in
+            let sent = frames([10, 20])
+            output.send(sent[0])
+            // Written by the send itself: the bytes are in the pipe when it returns.
+            #expect(pipe.hasUnreadBytes)
+            output.send(sent[1])
+            #expect(await pipe.read(32) == newlineFramed(sent))
+            await output.drain()
+        }
     }
 
     @Test func repliesHeldByTheReadingThreadGoOutWhenItReleases() async throws {
-        let pipe = try Pipe()
-        defer { pipe.close() }
-        let output = OutputChannel(fd: pipe.writeEnd)
-        output.setFraming(ContentLengthFraming())
-        let sent = frames([5, 7, 9])
-        output.holdWrites()
-        for frame in sent { output.send(frame) }
-        #expect(!pipe.hasUnreadBytes)
-        output.releaseWrites()
-        let expected = sent.flatMap { ContentLengthFraming().frame($0) }
-        #expect(await pipe.read(expected.count) == expected)
-        await output.drain()
+        try await withOutput(framing: ContentLengthFraming()) { pipe, output in
+            let sent = frames([5, 7, 9])
+            output.holdWrites()
+            for frame in sent { output.send(frame) }
+            #expect(!pipe.hasUnreadBytes)
+            output.releaseWrites()
+            let expected = sent.flatMap { ContentLengthFraming().frame($0) }
+            #expect(await pipe.read(expected.count) == expected)
+            await output.drain()
+        }
     }
 
     /// A long run is not answered all at its end: once a pipe's worth waits, it goes out.
     @Test func heldRepliesGoOutOnceAPipesWorthWaits() async throws {
-        let pipe = try Pipe()
-        defer { pipe.close() }
-        let output = OutputChannel(fd: pipe.writeEnd)
-        output.setFraming(NewlineFraming())
-        // Queued frames are counted by their buffers' capacity: sent until the next one reaches the limit.
-        let all = frames(Array(repeating: 1000, count: 2 * OutputChannel.heldBytesLimit / 1000))
-        var queued = 0
-        let below = all.prefix { frame in
-            defer { queued += frame.capacity }
-            return queued + frame.capacity < OutputChannel.heldBytesLimit
+        try await withOutput { pipe, output in
+            // Queued frames are counted by their buffers' capacity: sent until the next one reaches the limit.
+            let all = frames(Array(repeating: 1000, count: 2 * OutputChannel.heldBytesLimit / 1000))
+            var queued = 0
+            let below = all.prefix { frame in
+                defer { queued += frame.capacity }
+                return queued + frame.capacity < OutputChannel.heldBytesLimit
+            }
+            let sent = Array(all.prefix(below.count + 1))
+            output.holdWrites()
+            for frame in below { output.send(frame) }
+            #expect(!pipe.hasUnreadBytes)
+            output.send(sent[sent.count - 1])
+            let expected = newlineFramed(sent)
+            let received = await pipe.read(expected.count)
+            #expect(received == expected)
+            output.releaseWrites()
+            await output.drain()
         }
-        let sent = Array(all.prefix(below.count + 1))
-        output.holdWrites()
-        for frame in below { output.send(frame) }
-        #expect(!pipe.hasUnreadBytes)
-        output.send(sent[sent.count - 1])
-        let expected = newlineFramed(sent)
-        let received = await pipe.read(expected.count)
-        #expect(received == expected)
-        output.releaseWrites()
-        await output.drain()
     }
 
     /// What the pipe cannot take at once (a frame larger than the pipe, frames behind a full pipe) is written
     /// by the writer thread once the client reads, after the part already written and before anything newer.
     @Test func whatThePipeCannotTakeFollowsInOrderOnceTheClientReads() async throws {
-        let pipe = try Pipe()
-        defer { pipe.close() }
-        let output = OutputChannel(fd: pipe.writeEnd)
-        output.setFraming(NewlineFraming())
-        let sent = frames([40_000, 300_000, 10, 70_000, 3])
-        for frame in sent { output.send(frame) }
-        let expected = newlineFramed(sent)
-        #expect(await pipe.read(expected.count) == expected)
-        await output.drain()
-        #expect(output.queuedBytes == 0)
+        #expect(try await expectSentInOrder(frames([40_000, 300_000, 10, 70_000, 3])) == 0)
     }
 
     /// Replies that others follow (`moreComing`) go to the writer thread, which writes them together.
     @Test func repliesWithMoreComingAreWrittenByTheWriterThread() async throws {
-        let pipe = try Pipe()
-        defer { pipe.close() }
-        let output = OutputChannel(fd: pipe.writeEnd)
-        output.setFraming(NewlineFraming())
-        let sent = frames([100, 200, 300])
-        for frame in sent { output.send(frame, moreComing: true) }
-        let expected = newlineFramed(sent)
-        #expect(await pipe.read(expected.count) == expected)
-        await output.drain()
+        try await expectSentInOrder(frames([100, 200, 300]), moreComing: true)
     }
 
     /// An output that is no pipe (a file the client redirected it to) gets every frame too.

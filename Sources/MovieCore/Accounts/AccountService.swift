@@ -172,26 +172,19 @@ public final class AccountService: Sendable {
     /// reading alone made a burst queue dozens of reads, and open every reader of the pool (a schema parse
     /// each). Methods that act for the user (favorites, account changes) read the session itself instead.
     public func currentUserIDForRecording() async -> String? {
-        enum Cached { case fresh(String?), renew(String?, generation: UInt64), missing(generation: UInt64) }
+        enum Cached { case userID(String?), missing(generation: UInt64) }
         let cached = recordingCache.withLock { cache -> Cached in
             guard let readAt = cache.readAt else { return .missing(generation: cache.generation) }
-            if ContinuousClock.now - readAt < recordingCacheLifetime || cache.renewal != nil {
-                return .fresh(cache.userID)
-            }
-            return .renew(cache.userID, generation: cache.generation)
-        }
-        switch cached {
-        case .fresh(let userID):
-            return userID
-        case .renew(let userID, let generation):
-            // Registered under the lock the task's end clears it with, so it is never cleared before set.
-            recordingCache.withLock { cache in
-                guard cache.renewal == nil else { return }
+            if ContinuousClock.now - readAt >= recordingCacheLifetime, cache.renewal == nil {
+                // Set under the lock the renewal's end clears it with, so it is never cleared before it is set.
+                let generation = cache.generation
                 cache.renewal = Task { await readForRecording(generation: generation, renewing: true) }
             }
-            return userID
-        case .missing(let generation):
-            return await readForRecording(generation: generation)
+            return .userID(cache.userID)
+        }
+        switch cached {
+        case .userID(let userID): return userID
+        case .missing(let generation): return await readForRecording(generation: generation)
         }
     }
 
