@@ -1328,19 +1328,28 @@ struct EventLogAscendingIndexTests {
     func upgradedDatabaseKeepsItsPages() async throws {
         let fixture = try EventLogFixture()
         let (directory, old) = try fixture.olderDatabase(eventSteps: 5)
-        let oldLog = EventLog(database: old, configuration: EventLogConfiguration(flushInterval: .seconds(3600)))
-        for index in 0..<120 {
-            await oldLog.record(name: index % 3 == 0 ? "genre.opened" : "movie.viewed", params: ["i": .int(index)],
-                                userID: nil, timestampMillis: base + Int64(index / 4))
+        // Rows as version 5 wrote them (this version's log writes columns that schema lacks), and their pages
+        // as that version's descending indexes ordered them.
+        let pageOrder = "ORDER BY ts DESC, id DESC"
+        let (before, beforeByName) = try await old.write { db -> ([Int64], [Int64]) in
+            for index in 0..<120 {
+                let name = index % 3 == 0 ? "genre.opened" : "movie.viewed"
+                let params: [String: EventValue] = ["i": .int(index)]
+                try db.run(
+                    "INSERT INTO events (name, ts, user_id, params, search) VALUES (?, ?, NULL, ?, ?)",
+                    [.text(name), .integer(base + Int64(index / 4)), .text(StoredEvent.canonicalJSON(params) ?? "{}"),
+                     .text(EventSearchText.make(name: name, params: params))])
+            }
+            return (try db.query("SELECT id FROM events \(pageOrder)").map { try $0.int64(0) },
+                    try db.query("SELECT id FROM events WHERE name = 'genre.opened' \(pageOrder)").map { try $0.int64(0) })
         }
-        await oldLog.close()
-        let before = try await allEvents(oldLog, limit: 7)
-        let beforeByName = try await allEvents(oldLog, limit: 5, filter: EventFilter(name: "genre.opened"))
         try await old.close()
 
         let log = try EventLog(database: MovieStore(directory: directory).database)
-        #expect(try await allEvents(log, limit: 7) == before)
-        #expect(try await allEvents(log, limit: 5, filter: EventFilter(name: "genre.opened")) == beforeByName)
+        let after = try await allEvents(log, limit: 7)
+        #expect(after.map(\.id) == before)
+        #expect(after.allSatisfy { $0.repeats == 1 && $0.lastTimestampMillis == $0.timestampMillis })
+        #expect(try await allEvents(log, limit: 5, filter: EventFilter(name: "genre.opened")).map(\.id) == beforeByName)
         #expect(before.count == 120)
         await log.close()
     }
@@ -1397,6 +1406,139 @@ struct EventLogSearchValuesMigrationTests {
             let got = try await allMatches(log, query, limit: 13)
             #expect(got.map(\.timestampMillis) == expectedMatches(query, stored), "\(query)")
         }
+        await log.close()
+    }
+}
+
+@Suite("Event runs")
+struct EventRunsTests {
+    private static func viewed(_ log: EventLog, _ movie: Int, user: String? = nil, at offset: Int64) async {
+        await log.record(name: "movie.viewed", params: ["movieId": .int(movie)], userID: user,
+                         timestampMillis: base + offset)
+    }
+
+    @Test("a run of identical recorded events is one row that counts them, with its first and last time")
+    func aRunIsOneRow() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        for offset in 0..<5 { await Self.viewed(log, 550, at: Int64(offset) * 10) }
+        #expect(log.pendingCount == 1)
+        let events = try await allEvents(log)
+        #expect(events.count == 1)
+        let run = try #require(events.first)
+        #expect(run.repeats == 5)
+        #expect(run.timestampMillis == base)
+        #expect(run.lastTimestampMillis == base + 40)
+        #expect(run.params == ["movieId": .int(550)])
+        #expect(try await log.storedCount() == 1)
+        // Counted as what happened, not as rows.
+        #expect(try await log.stats().counts == [EventStats.Count(name: "movie.viewed", count: 5)])
+        #expect(try await log.stats(sinceMillis: base).total == 5)
+        await log.close()
+    }
+
+    @Test("another name, params or user, an add, or the run's span ends a run")
+    func whatEndsARun() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(flushInterval: .seconds(3600), runSpan: .seconds(60)))
+        let log = fixture.log
+        await Self.viewed(log, 550, at: 0)
+        await Self.viewed(log, 550, at: 1)
+        await Self.viewed(log, 551, at: 2)  // other params
+        await Self.viewed(log, 550, at: 3)
+        await Self.viewed(log, 550, user: "ada", at: 4)  // another user
+        await log.record(name: "genres.opened", params: [:], userID: "ada", timestampMillis: base + 5)
+        await log.record(name: "genres.opened", params: [:], userID: "ada", timestampMillis: base + 6)
+        _ = try await log.add(name: "tester.mark", timestampMillis: base + 7, params: [:], userID: "ada")
+        await log.record(name: "genres.opened", params: [:], userID: "ada", timestampMillis: base + 8)
+        await Self.viewed(log, 9, at: 10)
+        await Self.viewed(log, 9, at: 59_999 + 10)  // still inside the run's 60 s
+        await Self.viewed(log, 9, at: 60_000 + 10)  // the span is over: a new row
+        let oldestFirst = try await allEvents(log).reversed().map { ($0.name, $0.repeats) }
+        #expect(oldestFirst.map(\.0) == ["movie.viewed", "movie.viewed", "movie.viewed", "movie.viewed",
+                                         "genres.opened", "tester.mark", "genres.opened", "movie.viewed",
+                                         "movie.viewed"])
+        #expect(oldestFirst.map(\.1) == [2, 1, 1, 1, 2, 1, 1, 2, 1])
+        #expect(try await log.stats().total == 12)
+        await log.close()
+    }
+
+    @Test("a run goes on from its stored row across writes and restarts its row when that row was deleted")
+    func runsAcrossWrites() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        await Self.viewed(log, 550, at: 0)
+        await Self.viewed(log, 550, at: 1)
+        try await log.flush()
+        await Self.viewed(log, 550, at: 2)
+        await Self.viewed(log, 550, at: 3)
+        let first = try await allEvents(log)
+        #expect(first.map(\.repeats) == [4])
+        #expect(first.first?.lastTimestampMillis == base + 3)
+        let id = try #require(first.first?.id)
+
+        // A deleted row is not brought back: the run's next event starts a row of its own.
+        #expect(try await log.delete(ids: [id]).deleted == [id])
+        #expect(try await log.stats().total == 0)
+        await Self.viewed(log, 550, at: 4)
+        let second = try await allEvents(log)
+        #expect(second.count == 1)
+        #expect(second.first?.id != id)
+        #expect(second.first?.repeats == 1)
+        #expect(second.first?.timestampMillis == base + 4)
+        #expect(try await log.stats().total == 1)
+        await log.close()
+    }
+
+    @Test("a run's growing count moves the revision, so a kept page is not served stale")
+    func aGrowingRunMovesTheRevision() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        await Self.viewed(log, 550, at: 0)
+        try await log.flush()
+        let before = try await log.revision()
+        await Self.viewed(log, 550, at: 1)
+        try await log.flush()
+        #expect(try await log.revision() != before)
+        #expect(try await allEvents(log).map(\.repeats) == [2])
+        await log.close()
+    }
+
+    @Test("with no run span every event is a row of its own")
+    func noSpanNoRuns() async throws {
+        let fixture = try EventLogFixture(EventLogConfiguration(flushInterval: .seconds(3600), runSpan: .zero))
+        let log = fixture.log
+        for offset in 0..<3 { await Self.viewed(log, 550, at: Int64(offset)) }
+        #expect(try await allEvents(log).map(\.repeats) == [1, 1, 1])
+        await log.close()
+    }
+
+    @Test("a database from before migration v8 keeps its rows as single events, and its counts")
+    func upgradedDatabaseHasSingleEvents() async throws {
+        let fixture = try EventLogFixture()
+        let (directory, old) = try fixture.olderDatabase(eventSteps: 7)
+        try await old.write { db in
+            for index in 0..<3 {
+                try db.run(
+                    "INSERT INTO events (name, ts, user_id, params, search) VALUES ('movie.viewed', ?, 'u1', '{}', 'movie.viewed')",
+                    [.integer(base + Int64(index))])
+            }
+            try db.run("UPDATE event_totals SET total = 3 WHERE id = 1")
+            try db.run("INSERT INTO event_usage (user_key, name, count) VALUES ('u1', 'movie.viewed', 3)")
+        }
+        try await old.close()
+
+        let log = EventLog(database: try MovieStore(directory: directory).database)
+        let events = try await allEvents(log)
+        #expect(events.map(\.repeats) == [1, 1, 1])
+        #expect(events.allSatisfy { $0.lastTimestampMillis == $0.timestampMillis })
+        await log.record(name: "movie.viewed", params: [:], userID: "u1", timestampMillis: base + 10)
+        await log.record(name: "movie.viewed", params: [:], userID: "u1", timestampMillis: base + 11)
+        #expect(try await log.stats().total == 5)
+        // Deleting the run takes both of its occurrences off the counts.
+        let run = try #require(try await allEvents(log).first)
+        #expect(run.repeats == 2)
+        _ = try await log.delete(ids: [run.id])
+        #expect(try await log.stats().total == 3)
         await log.close()
     }
 }

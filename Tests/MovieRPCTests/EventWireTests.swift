@@ -16,8 +16,10 @@ struct EventWireTests {
         let timestamp: String
         let userId: String?
         let params: [String: EventValue]
+        let repeats: Int
+        let lastTimestamp: String
 
-        enum CodingKeys: String, CodingKey { case id, name, timestamp, userId, params }
+        enum CodingKeys: String, CodingKey { case id, name, timestamp, userId, params, repeats, lastTimestamp }
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -26,6 +28,8 @@ struct EventWireTests {
             try container.encode(timestamp, forKey: .timestamp)
             try container.encode(userId, forKey: .userId)
             try container.encode(params, forKey: .params)
+            try container.encode(repeats, forKey: .repeats)
+            try container.encode(lastTimestamp, forKey: .lastTimestamp)
         }
     }
 
@@ -40,10 +44,17 @@ struct EventWireTests {
     func servedBytesMatchTheEncoder(params: [String: EventValue]) throws {
         let event = StoredEvent(id: 42, name: "movie.viewed", timestampMillis: 1_780_000_000_123, userID: "u1",
                                 params: params)
+        let timestamp = EventTime.string(millis: event.timestampMillis)
         let expected = try ResultEncoding.encodeWithEncoder(EncoderShape(
-            id: event.id, name: event.name, timestamp: EventTime.string(millis: event.timestampMillis),
-            userId: event.userID, params: params))
+            id: event.id, name: event.name, timestamp: timestamp, userId: event.userID, params: params,
+            repeats: 1, lastTimestamp: timestamp))
         #expect(try EventWire(event).writtenJSON == expected)
+        // A run: how many times, and when the last one was.
+        let run = StoredEvent(id: 43, name: "movie.viewed", timestampMillis: 1_780_000_000_123, userID: "u1",
+                              params: params, repeats: 3, lastTimestampMillis: 1_780_000_059_999)
+        #expect(try EventWire(run).writtenJSON == ResultEncoding.encodeWithEncoder(EncoderShape(
+            id: run.id, name: run.name, timestamp: timestamp, userId: run.userID, params: params, repeats: 3,
+            lastTimestamp: EventTime.string(millis: 1_780_000_059_999))))
         let anonymous = StoredEvent(id: 1, name: "genres.opened", timestampMillis: 0, userID: nil, params: params)
         let page = try EventPageResult(EventPage(events: [anonymous, event], nextCursor: nil))
         let json = try #require(try JSONSerialization.jsonObject(with: Data(page.writtenJSON)) as? [String: Any])

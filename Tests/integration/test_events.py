@@ -74,6 +74,30 @@ def test_methods_record_their_events_with_name_and_params(client):
     assert [e["name"] for e in client.events_search(query=str(movie_id))["events"]] == ["movie.viewed"]
 
 
+def test_a_call_repeated_is_one_event_counting_its_repeats(client):
+    """An editor polling one method, or a script's loop: one row with a count, not a row per call."""
+    for _ in range(5):
+        client.genres_list()
+    client.events_add(name="tester.mark")  # an add ends the run
+    for _ in range(3):
+        client.genres_list()
+    client.movies_popular(page=2)  # so does another event
+    client.movies_popular(page=2)
+
+    events = client.events_list()["events"]
+    assert [(e["name"], e["repeats"]) for e in events] == [
+        ("popular.opened", 2), ("genres.opened", 3), ("tester.mark", 1), ("genres.opened", 5)]
+    assert all(e["lastTimestamp"] >= e["timestamp"] for e in events)
+    assert events[2]["lastTimestamp"] == events[2]["timestamp"]
+    assert client.events_get(id=events[3]["id"]) == events[3]
+    counts = {c["name"]: c["count"] for c in client.events_stats()["counts"]}
+    assert counts == {"genres.opened": 8, "popular.opened": 2, "tester.mark": 1}
+    assert client.events_stats()["total"] == 11
+    # Deleting a run takes all of its occurrences.
+    assert client.events_delete(ids=[events[3]["id"]])["deleted"] == [events[3]["id"]]
+    assert client.events_stats()["total"] == 6
+
+
 def test_failed_calls_record_nothing(client):
     error_of(client.movies_popular, page=0)
     error_of(client.movies_details, movie_id=-1)
@@ -387,7 +411,12 @@ def record_calls(client, count):
 
 
 def stored(client):
-    return collections.Counter((e["name"], json.dumps(e["params"])) for e in all_pages(client.events_list))
+    """The Counter of (name, params) of every stored occurrence: a run of identical events is one row with
+    its ``repeats``."""
+    counts = collections.Counter()
+    for e in all_pages(client.events_list):
+        counts[(e["name"], json.dumps(e["params"]))] += e["repeats"]
+    return counts
 
 
 def test_nothing_recorded_is_lost_at_end_of_input(make_client):
@@ -416,10 +445,14 @@ def test_retention_keeps_the_newest_events(make_client):
     events = all_pages(client.events_list, limit=30)
     assert [e["params"]["i"] for e in events] == list(range(149, 49, -1))
     assert client.events_stats()["total"] == 100
-    for _ in range(20):
+    # Twenty recorded events, each unlike the one before it (an event recorded again right after itself
+    # would be one row counting them).
+    for _ in range(10):
         client.genres_list()
+        client.movies_popular(page=1)
     events = all_pages(client.events_list)
     assert len(events) == 100
-    assert sum(e["name"] == "genres.opened" for e in events) == 20
+    assert sum(e["name"] in ("genres.opened", "popular.opened") for e in events) == 20
+    assert all(e["repeats"] == 1 for e in events)
     assert min(e["params"]["i"] for e in events if e["name"] == "bulk") == 70
     assert client.events_search(query="bulk", limit=500)["events"] == [e for e in events if e["name"] == "bulk"]

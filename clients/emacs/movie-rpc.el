@@ -438,7 +438,12 @@ Its members are :kind, :method, :params, :page, :answer, :hearts and :title.")
                                           value)))))
     (list (plist-get event :id)
           (vector (movie-rpc--sanitize (plist-get event :timestamp))
-                  (movie-rpc--sanitize (plist-get event :name))
+                  (movie-rpc--sanitize
+                   (let ((repeats (plist-get event :repeats)))
+                     ;; A run of the same event: how many times it happened.
+                     (if (and (integerp repeats) (> repeats 1))
+                         (format "%s ×%d" (plist-get event :name) repeats)
+                       (plist-get event :name))))
                   (movie-rpc--sanitize (string-join text " "))))))
 
 (defun movie-rpc--render (buffer)

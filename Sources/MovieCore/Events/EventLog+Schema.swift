@@ -22,6 +22,8 @@ extension EventLog {
     /// - Since v7 `events_fts` indexes only the parameter values of `search` (view `events_search_values`:
     ///   the text after the name, for the events that have values); the events whose name matches are found
     ///   by name (`events_by_name`), so an event without params costs the index nothing.
+    /// - Since v8 a row is a run: `repeats` is how many times the event happened (1 for most), `last_ts` when
+    ///   it last did (null: at `ts`). `event_usage` counts occurrences, `event_totals` rows.
     static let migrations: [MovieStore.Migration] = [
         ("v1-events", { db in
             try db.execute("""
@@ -160,6 +162,25 @@ extension EventLog {
                 BEGIN
                     INSERT INTO events_fts (events_fts, rowid, search)
                         VALUES ('delete', old.id, substr(old.search, instr(old.search, char(31)) + 1));
+                END;
+                """)
+        }),
+        // Runs (issue 14): an event recorded again and again (an editor polling one method, a script's loop)
+        // was a row each time, three B-tree inserts of SQLite work an event (a quarter of a cached read's
+        // instructions) that filled the log with copies and pushed older history past the cap. A run of
+        // identical recorded events is one row with a count. Existing rows happened once. Deleting a row
+        // takes all its occurrences off the usage counts.
+        ("v8-events-runs", { db in
+            try db.execute("""
+                ALTER TABLE events ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;
+                ALTER TABLE events ADD COLUMN last_ts INTEGER;
+                DROP TRIGGER events_uncounted;
+                CREATE TRIGGER events_uncounted AFTER DELETE ON events BEGIN
+                    UPDATE event_totals SET total = total - 1 WHERE id = 1;
+                    UPDATE event_usage SET count = count - old.repeats
+                        WHERE user_key = coalesce(old.user_id, '') AND name = old.name;
+                    DELETE FROM event_usage
+                        WHERE user_key = coalesce(old.user_id, '') AND name = old.name AND count <= 0;
                 END;
                 """)
         }),

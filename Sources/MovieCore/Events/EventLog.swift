@@ -41,6 +41,16 @@ import Synchronization
 /// or once recording has been quiet for a flush interval (see ``EventQueries/indexSearchTail(atLeast:_:)``).
 /// A burst of recording thus pays for the index in a few large batches, which cost half as much per event.
 ///
+/// ## Runs
+/// An event recorded again right after itself (same name, params and user; an editor polling one method, a
+/// script's loop) is counted in the first one's row instead of stored again, while it comes less than
+/// ``EventLogConfiguration/runSpan`` (60 s) after the run's first event: the row's `repeats` and last time
+/// grow. Explicit adds are never counted in a run and end the one before them; anything recorded in
+/// between ends it too. A run goes on across writes from its stored row, and starts a row of its own if
+/// that row was deleted meanwhile. Recording 50,000 identical reads thus writes one row, not 50,000 rows
+/// into three B-trees (a quarter of a cached read's instructions), and keeps the log's history from being
+/// pushed past the cap by copies.
+///
 /// ## Retention
 /// At most ``EventLogConfiguration/maxEvents`` events are kept; each write deletes the oldest (by
 /// timestamp, then id) beyond the cap, in the same transaction. The total is kept by a trigger, so a
@@ -56,12 +66,42 @@ public final class EventLog: Sendable {
         var params: PendingParams
         var userID: String?
         var timestampMillis: Int64
+        /// Occurrences of this event in its run so far (see "Runs").
+        var repeats: Int64 = 1
+        /// When the last of them happened.
+        var lastTimestampMillis: Int64
+        /// When the run started: a later event joins it only within ``EventLogConfiguration/runSpan`` of this.
+        var runStartMillis: Int64
+        /// The stored row the run goes on from, when it began in an earlier write.
+        var continuesRow: Int64?
+
+        init(name: String, params: PendingParams, userID: String?, timestampMillis: Int64) {
+            self.name = name
+            self.params = params
+            self.userID = userID
+            self.timestampMillis = timestampMillis
+            lastTimestampMillis = timestampMillis
+            runStartMillis = timestampMillis
+        }
+
+        /// Whether `next` is this event again, early enough to be counted in its run.
+        func isRepeated(by next: Pending, within span: Int64) -> Bool {
+            next.name == name && next.userID == userID && next.timestampMillis >= runStartMillis
+                && next.timestampMillis - runStartMillis < span && next.params == params
+        }
+    }
+
+    /// The last recorded event a write stored, while nothing was stored after it: an identical event
+    /// recorded next goes on from its row.
+    private struct StoredRun {
+        var last: Pending
+        var rowID: Int64
     }
 
     /// A recorded event keeps its `AppEvent` until it is encoded by the write that stores it: its params
     /// dictionary (an allocation and a hash per member, 2,400 instructions of a cached `movies.details`)
     /// is then built on the writer's thread instead of on the request's.
-    private enum PendingParams: Sendable {
+    private enum PendingParams: Sendable, Equatable {
         case event(AppEvent)
         case values([String: EventValue])
 
@@ -70,6 +110,11 @@ public final class EventLog: Sendable {
             case .event(let event): event.params
             case .values(let values): values
             }
+        }
+
+        static func == (lhs: PendingParams, rhs: PendingParams) -> Bool {
+            if case .event(let left) = lhs, case .event(let right) = rhs { return left == right }
+            return lhs.values == rhs.values
         }
     }
 
@@ -103,6 +148,13 @@ public final class EventLog: Sendable {
         var arrivals = 0
         /// Waits for a quiet spell to index the search tail; set while a write left one.
         var quietIndexing: Task<Void, Never>?
+        /// Whether the buffer's last event may still count a repeat: an add after it ends its run.
+        var lastBufferedJoinable = false
+        /// What an identical event recorded next, with the buffer empty, goes on from (see ``StoredRun``).
+        var storedRun: StoredRun?
+        /// Moves whenever something is added, so that a write finishing later does not offer its last event
+        /// as a run to go on from across that add.
+        var addGeneration: UInt64 = 0
     }
 
     public convenience init(database: Database, configuration: EventLogConfiguration = EventLogConfiguration()) {
@@ -128,11 +180,26 @@ public final class EventLog: Sendable {
 
     private func record(_ pending: Pending) async {
         enum Action { case none, flushInBackground, flushAndWait }
+        var pending = pending
         let userID = pending.userID
+        let span = Self.millis(configuration.runSpan)
         let action = state.withLock { state -> Action in
             if let userID, state.deletedUsers.contains(userID) { return .none }
-            state.buffer.append(pending)
             state.arrivals &+= 1
+            if let last = state.buffer.indices.last {
+                if state.lastBufferedJoinable, state.buffer[last].isRepeated(by: pending, within: span) {
+                    state.buffer[last].repeats += 1
+                    state.buffer[last].lastTimestampMillis = max(
+                        state.buffer[last].lastTimestampMillis, pending.timestampMillis)
+                    return state.closed ? .flushAndWait : .none
+                }
+            } else if let run = state.storedRun, run.last.isRepeated(by: pending, within: span) {
+                pending.runStartMillis = run.last.runStartMillis
+                pending.continuesRow = run.rowID
+            }
+            state.storedRun = nil
+            state.buffer.append(pending)
+            state.lastBufferedJoinable = true
             if state.closed || state.buffer.count >= configuration.maxPending {
                 return .flushAndWait
             }
@@ -226,6 +293,10 @@ public final class EventLog: Sendable {
             let startsWrite = state.withLock { state -> Bool in
                 state.adds.append(WaitingAdd(event: encoded, continuation: continuation))
                 state.arrivals &+= 1
+                // Stored after every event recorded so far: none of them may count a later repeat.
+                state.lastBufferedJoinable = false
+                state.storedRun = nil
+                state.addGeneration &+= 1
                 guard !state.addWriteQueued else { return false }
                 state.addWriteQueued = true
                 return true
@@ -453,14 +524,15 @@ public final class EventLog: Sendable {
     /// - Throws: the storage error that kept the buffer's events from being written (the adds have their
     ///   own answers).
     private func writePending(waitingForLock: Bool = true) async throws {
-        let (batch, adds) = state.withLock { state -> ([Pending], [WaitingAdd]) in
+        let (batch, adds, generation) = state.withLock { state -> ([Pending], [WaitingAdd], UInt64) in
             state.flushRequested = false
             state.addWriteQueued = false
             defer {
                 state.buffer = []
                 state.adds = []
+                state.lastBufferedJoinable = false
             }
-            return (state.buffer, state.adds)
+            return (state.buffer, state.adds, state.addGeneration)
         }
         let recorded = batch.compactMap { pending -> EncodedEvent? in
             guard let event = encode(pending) else {
@@ -501,6 +573,14 @@ public final class EventLog: Sendable {
         }
         for (add, id) in zip(adds, addIDs) {
             add.continuation.resume(returning: id)
+        }
+        // The last row written is a run the next identical event may go on from, if it is the last thing
+        // stored: no add in this write or since, nothing recorded since.
+        if adds.isEmpty, let last = batch.last, recorded.count == batch.count, let rowID = ids.last {
+            state.withLock { state in
+                guard state.addGeneration == generation, state.buffer.isEmpty else { return }
+                state.storedRun = StoredRun(last: last, rowID: rowID)
+            }
         }
     }
 
@@ -602,6 +682,14 @@ public final class EventLog: Sendable {
         return EncodedEvent(
             name: pending.name, timestampMillis: pending.timestampMillis, userID: pending.userID,
             params: params,
-            search: EventSearchText.make(name: pending.name, params: values))
+            search: EventSearchText.make(name: pending.name, params: values),
+            repeats: pending.repeats,
+            lastTimestampMillis: pending.repeats > 1 || pending.continuesRow != nil ? pending.lastTimestampMillis : nil,
+            continuesRow: pending.continuesRow)
+    }
+
+    private static func millis(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
     }
 }

@@ -16,10 +16,15 @@ public struct EventLogConfiguration: Sendable, Equatable {
     /// index's watermark, and by the first write after recording has been quiet for ``flushInterval``.
     /// Searches check the events above it one by one, so it bounds that work.
     public var maxUnindexedEvents: Int
+    /// A recorded event identical to the one recorded just before it (same name, params and user) is
+    /// counted in that one's row while it comes less than this long after the run's first event; zero
+    /// stores every event as a row of its own.
+    public var runSpan: Duration
 
     public init(
         maxEvents: Int = 1_000_000, batchSize: Int = 256, flushInterval: Duration = .milliseconds(200),
-        maxPending: Int = 1024, maxPageBytes: Int = 1 << 20, maxUnindexedEvents: Int = 4096
+        maxPending: Int = 1024, maxPageBytes: Int = 1 << 20, maxUnindexedEvents: Int = 4096,
+        runSpan: Duration = .seconds(60)
     ) {
         self.maxEvents = max(1, maxEvents)
         self.batchSize = max(1, batchSize)
@@ -27,5 +32,6 @@ public struct EventLogConfiguration: Sendable, Equatable {
         self.maxPending = max(self.batchSize, maxPending)
         self.maxPageBytes = max(1, maxPageBytes)
         self.maxUnindexedEvents = max(1, maxUnindexedEvents)
+        self.runSpan = max(.zero, runSpan)
     }
 }

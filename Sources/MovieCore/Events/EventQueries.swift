@@ -12,40 +12,62 @@ struct EncodedEvent: Sendable {
     var userID: String?
     var params: String
     var search: String
+    /// How many times it happened (a run of identical recorded events is one row; see `EventLog`).
+    var repeats: Int64 = 1
+    /// When it last happened, for a run; nil for an event that happened once.
+    var lastTimestampMillis: Int64? = nil
+    /// The stored row this run goes on from: its count grows instead of a row being added, unless the row
+    /// is gone (deleted or pruned meanwhile), and then the run is inserted as a row of its own.
+    var continuesRow: Int64? = nil
 }
 
 /// The event log's SQL, run on a connection inside `Database.read`/`write`. Every value is bound; the
 /// only SQL assembled at run time is a choice among fixed fragments.
 enum EventQueries {
-    private static let columns = "id, name, ts, user_id, params"
+    private static let columns = "id, name, ts, user_id, params, repeats, last_ts"
 
     // MARK: Writing
 
     /// Inserts `events` in order and returns their ids, and keeps the totals and the per-user usage counts
     /// for the whole batch (see migration v3). The search index is not touched: the rows join the tail above
     /// its watermark (migration v5), indexed later by ``indexSearchTail(atLeast:_:)``.
+    ///
+    /// An event that goes on from a stored row (``EncodedEvent/continuesRow``) adds its count to that row and
+    /// gets its id; if the row is gone it is inserted. Usage counts count occurrences (each row's `repeats`),
+    /// the total counts rows.
     static func insert(_ events: [EncodedEvent], _ db: SQLiteConnection) throws -> [Int64] {
         var ids: [Int64] = []
         ids.reserveCapacity(events.count)
+        var inserted = 0
         var start = events.startIndex
         while start < events.endIndex {
-            let size = rowsPerInsert.first { $0 <= events.endIndex - start } ?? 1
+            if let row = events[start].continuesRow, try continueRun(row, with: events[start], db) {
+                ids.append(row)
+                start += 1
+                continue
+            }
+            // The rows up to the next continuation go in together.
+            let end = events[(start + 1)...].firstIndex { $0.continuesRow != nil } ?? events.endIndex
+            let size = rowsPerInsert.first { $0 <= end - start } ?? 1
             try insertRows(events[start..<(start + size)], db, into: &ids)
+            inserted += size
             start += size
         }
         guard !ids.isEmpty else { return ids }
-        try db.run("UPDATE event_totals SET total = total + ? WHERE id = 1", [.integer(Int64(events.count))])
+        if inserted > 0 {
+            try db.run("UPDATE event_totals SET total = total + ? WHERE id = 1", [.integer(Int64(inserted))])
+        }
         // Recorded batches come in runs of one user and one name: the key is hashed once a run, not per event.
         var usage: [UsageKey: Int64] = [:]
         var run: (key: UsageKey, count: Int64)?
         for event in events {
             let user = event.userID ?? ""
             if let current = run, current.key.user == user, current.key.name == event.name {
-                run?.count += 1
+                run?.count += event.repeats
                 continue
             }
             if let run { usage[run.key, default: 0] += run.count }
-            run = (UsageKey(user: user, name: event.name), 1)
+            run = (UsageKey(user: user, name: event.name), event.repeats)
         }
         if let run { usage[run.key, default: 0] += run.count }
         for (key, count) in usage {
@@ -90,9 +112,22 @@ enum EventQueries {
     private static let rowsPerInsert = [16, 8, 4, 2, 1]
 
     private static let insertSQL: [Int: String] = Dictionary(uniqueKeysWithValues: rowsPerInsert.map { size in
-        (size, "INSERT INTO events (name, ts, user_id, params, search) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?)", count: size).joined(separator: ", "))
+        (size, "INSERT INTO events (name, ts, user_id, params, search, repeats, last_ts) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: size).joined(separator: ", "))
     })
+
+    /// Adds `event`'s occurrences to stored row `id`, if it is still there and still the same event; returns
+    /// whether it was. Only the count and the last time change: no index holds them.
+    private static func continueRun(_ id: Int64, with event: EncodedEvent, _ db: SQLiteConnection) throws -> Bool {
+        try db.run(
+            """
+            UPDATE events SET repeats = repeats + ?, last_ts = max(coalesce(last_ts, ts), ?)
+                WHERE id = ? AND name = ? AND user_id IS ? AND params = ?
+            """,
+            [.integer(event.repeats), .integer(event.lastTimestampMillis ?? event.timestampMillis), .integer(id),
+             .text(event.name), event.userID.map(SQLiteValue.text) ?? .null, .text(event.params)])
+        return db.changes == 1
+    }
 
     /// Inserts `rows` with one statement and appends their ids. The statement takes ids one above the other,
     /// each above every id ever handed out (AUTOINCREMENT; one writer, no conflict clause, and it inserts all
@@ -102,13 +137,15 @@ enum EventQueries {
     ) throws {
         guard let sql = insertSQL[rows.count] else { throw MovieError.storage(.other) }
         // Borrowed, not copied by SQLite value by value: four text values a row.
-        var values = BorrowedBindings(values: rows.count * 5, textBytes: rows.count * 96)
+        var values = BorrowedBindings(values: rows.count * 7, textBytes: rows.count * 96)
         for event in rows {
             values.append(event.name)
             values.append(event.timestampMillis)
             values.append(event.userID)
             values.append(event.params)
             values.append(event.search)
+            values.append(event.repeats)
+            if let last = event.lastTimestampMillis { values.append(last) } else { values.appendNull() }
         }
         try db.withStatement(sql) { statement in try statement.run(borrowing: values) }
         // Checked, because an id off by one would answer an add with another event's id.
@@ -300,7 +337,7 @@ enum EventQueries {
                     break
                 }
                 scanned += 1
-                if case .integer(let hit) = statement.value(at: 5), hit != 0 {
+                if case .integer(let hit) = statement.value(at: 7), hit != 0 {
                     collector.offer(statement.row())
                 }
                 if case .integer(let id) = statement.value(at: 0), case .integer(let millis) = statement.value(at: 2) {
@@ -367,9 +404,9 @@ enum EventQueries {
         Array(repeating: "?", count: count).joined(separator: ", ")
     }
 
-    /// Per-name counts of the events `viewer` may see: from the trigger-kept usage table; from
-    /// `sinceMillis` on, by counting each visible name's range in `events_by_name` (index only, plus the
-    /// user column when the viewer is one user).
+    /// Per-name counts of the occurrences of the events `viewer` may see (a row's `repeats`): from the
+    /// trigger-kept usage table; from `sinceMillis` on, by adding up each visible name's range in
+    /// `events_by_name` (a run counts from its first time).
     static func stats(sinceMillis: Int64?, viewer: EventViewer = .everyone, _ db: SQLiteConnection) throws
         -> EventStats
     {
@@ -387,7 +424,7 @@ enum EventQueries {
             viewer.appendCondition(to: &conditions, &arguments)
             rows = try db.query(
                 """
-                SELECT name, (SELECT count(*) FROM events WHERE \(conditions.joined(separator: " AND ")))
+                SELECT name, (SELECT coalesce(sum(repeats), 0) FROM events WHERE \(conditions.joined(separator: " AND ")))
                 FROM (SELECT DISTINCT name FROM event_usage\(whereClause)) AS names
                 """,
                 arguments + usageArguments)
@@ -477,6 +514,7 @@ enum EventQueries {
         // The params text is kept as stored; the wire checks it before serving it (see `EventWire`).
         StoredEvent(
             id: try row.int64(0), name: try row.string(1), timestampMillis: try row.int64(2),
-            userID: try row.optionalString(3), paramsJSON: try row.string(4))
+            userID: try row.optionalString(3), paramsJSON: try row.string(4), repeats: Int(try row.int64(5)),
+            lastTimestampMillis: try row.optionalInt64(6))
     }
 }

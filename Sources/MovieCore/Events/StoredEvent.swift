@@ -16,18 +16,32 @@ public struct StoredEvent: Sendable, Equatable {
     /// The params as stored: one JSON object, keys sorted, written by ``canonicalJSON(_:)``. Pages are served
     /// from it as it is: decoding and encoding again each event of a page was two thirds of `events.list`.
     public var paramsJSON: String
+    /// How many times it happened: a run of identical events the server recorded close together is stored
+    /// once (see `EventLog`, "Runs"); 1 for every other event.
+    public var repeats: Int
+    /// When it last happened: ``timestampMillis`` unless ``repeats`` is more than 1.
+    public var lastTimestampMillis: Int64
 
-    public init(id: Int64, name: String, timestampMillis: Int64, userID: String?, params: [String: EventValue]) {
+    public init(
+        id: Int64, name: String, timestampMillis: Int64, userID: String?, params: [String: EventValue],
+        repeats: Int = 1, lastTimestampMillis: Int64? = nil
+    ) {
         self.init(id: id, name: name, timestampMillis: timestampMillis, userID: userID,
-                  paramsJSON: Self.canonicalJSON(params) ?? "{}")
+                  paramsJSON: Self.canonicalJSON(params) ?? "{}", repeats: repeats,
+                  lastTimestampMillis: lastTimestampMillis)
     }
 
-    init(id: Int64, name: String, timestampMillis: Int64, userID: String?, paramsJSON: String) {
+    init(
+        id: Int64, name: String, timestampMillis: Int64, userID: String?, paramsJSON: String, repeats: Int = 1,
+        lastTimestampMillis: Int64? = nil
+    ) {
         self.id = id
         self.name = name
         self.timestampMillis = timestampMillis
         self.userID = userID
         self.paramsJSON = paramsJSON
+        self.repeats = max(1, repeats)
+        self.lastTimestampMillis = max(timestampMillis, lastTimestampMillis ?? timestampMillis)
     }
 
     /// The params, decoded from ``paramsJSON``; empty when the stored text is not an object of params.

@@ -35,8 +35,10 @@ enum ToolTextRendering {
             return text
         }
         if case .string(let name)? = item["name"] {
-            if case .int(let id)? = item["id"] { return "\(name) [id \(id)]" }
-            return name
+            // An event that happened several times in a row says so.
+            let times = if case .int(let repeats)? = item["repeats"], repeats > 1 { " ×\(repeats)" } else { "" }
+            if case .int(let id)? = item["id"] { return "\(name)\(times) [id \(id)]" }
+            return name + times
         }
         if case .string(let message)? = item["message"] { return message }
         return compact(item)

@@ -204,13 +204,17 @@
     (should (movie-rpc-test--message-matching "sync done: 3 of 3 items, 2 pages"))))
 
 (ert-deftest movie-rpc-test-events ()
-  "The activity log lists what was done, newest first."
+  "The activity log lists what was done, newest first; a run of the same event shows how many times."
   (movie-rpc-test--with-server
     (movie-rpc-test--entries (movie-rpc-popular) 20)
     (let* ((buffer (movie-rpc-events))
            (rows (movie-rpc-test--entries buffer)))
       (should (equal (aref (cadr (car rows)) 1) "popular.opened"))
-      (should (equal (aref (cadr (car rows)) 2) "page=1")))))
+      (should (equal (aref (cadr (car rows)) 2) "page=1")))
+    (movie-rpc-test--sync-request "movies.popular" '(:page 1))
+    (let* ((buffer (movie-rpc-events))
+           (rows (movie-rpc-test--entries buffer)))
+      (should (equal (aref (cadr (car rows)) 1) "popular.opened ×2")))))
 
 (ert-deftest movie-rpc-test-search ()
   "`movie-rpc-search' lists `movies.search' results (skipped without the method)."

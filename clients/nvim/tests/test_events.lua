@@ -8,6 +8,8 @@ H.run('events', function()
 
     vim.cmd('MoviePopular')
     H.require(H.wait_view('movies', 'popular') ~= nil, 'popular list open')
+    -- The same page again: one event counting both.
+    H.require(movie_rpc.request_sync('movies.popular', { page = 1 }) ~= nil, 'popular page 1 again')
     local added = movie_rpc.request_sync('events.add', { name = 'tester.note', params = { screen = 'nvim', n = 7 } })
     H.require(added ~= nil, 'events.add stores a tester event')
 
@@ -20,7 +22,8 @@ H.run('events', function()
     H.check(#lines - 2 == #expected.events, 'one line per event', (#lines - 2) .. ' vs ' .. #expected.events)
     H.check(lines[3]:find('tester.note', 1, true) and lines[3]:find('n=7 screen=nvim', 1, true),
         'newest first, with its params', lines[3])
-    H.check(H.contains_line(lines, 'popular.opened') ~= nil, ':MoviePopular was recorded', table.concat(lines, '\n'))
+    H.check(H.contains_line(lines, 'popular.opened ×2') ~= nil, ':MoviePopular and its repeat were recorded as one run',
+        table.concat(lines, '\n'))
 
     vim.api.nvim_win_set_cursor(0, { 3, 0 })
     H.feed('<CR>')

@@ -101,7 +101,8 @@ def tour(client: Client) -> None:
 
     print("\n== Activity log")
     for event in client.events_list(limit=6)["events"]:
-        print("   %s  %-16s %s" % (event["timestamp"], event["name"], event["params"] or ""))
+        times = " x%d" % event["repeats"] if event["repeats"] > 1 else ""
+        print("   %s  %-16s %s" % (event["timestamp"], event["name"] + times, event["params"] or ""))
     for hint in client.hints_list()["hints"]:
         print("   hint: %s" % hint["message"])
 

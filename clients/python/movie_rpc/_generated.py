@@ -284,6 +284,8 @@ Event = TypedDict("Event", {
     "timestamp": "Timestamp",
     "userId": Optional[str],
     "params": "EventParams",
+    "repeats": int,
+    "lastTimestamp": "Timestamp",
 })
 
 
@@ -1579,8 +1581,9 @@ class Methods:
         return cast("EventsDeleteResult", self._call_method("events.delete", wire))
 
     def events_stats(self, since: Optional[Timestamp] = None) -> EventsStatsResult:
-        """``events.stats``: How many of the events the caller may see (as in events.list) of each name are
-        stored (or, with since, were stored at or after that time), most frequent first, equal counts by name.
+        """``events.stats``: How many times each event the caller may see (as in events.list) happened, by name,
+        counting every occurrence of a run (repeats), among the stored events (or, with since, those whose run
+        started at or after that time), most frequent first, equal counts by name.
 
         Params (Python name -> wire name): since -> since.
         """
@@ -2538,8 +2541,9 @@ class AsyncMethods:
         return cast("EventsDeleteResult", await self._call_method("events.delete", wire))
 
     async def events_stats(self, since: Optional[Timestamp] = None) -> EventsStatsResult:
-        """``events.stats``: How many of the events the caller may see (as in events.list) of each name are
-        stored (or, with since, were stored at or after that time), most frequent first, equal counts by name.
+        """``events.stats``: How many times each event the caller may see (as in events.list) happened, by name,
+        counting every occurrence of a run (repeats), among the stored events (or, with since, those whose run
+        started at or after that time), most frequent first, equal counts by name.
 
         Params (Python name -> wire name): since -> since.
         """

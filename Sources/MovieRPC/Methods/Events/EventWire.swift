@@ -2,14 +2,17 @@ import JSONRPC
 import MovieCore
 
 /// An event as the events methods send it: `userId` is null for the anonymous user, `timestamp` is
-/// ISO 8601 UTC with milliseconds, `params` the stored object as it is (checked first). Members in sorted
-/// order, as every result's keys are.
+/// ISO 8601 UTC with milliseconds, `params` the stored object as it is (checked first); `repeats` is how
+/// many times it happened in a run (1 for most) and `lastTimestamp` when it last did (`timestamp` for one
+/// occurrence). Members in sorted order, as every result's keys are.
 public struct EventWire: WireEncodable, Sendable, Equatable {
     public var id: Int64
     public var name: String
     public var timestamp: String
     public var userId: String?
     public var params: EncodedJSON
+    public var repeats: Int
+    public var lastTimestamp: String
 
     /// Throws `MovieError.storage(.corrupt)` when the stored params are not a JSON object of params.
     public init(_ event: StoredEvent) throws {
@@ -17,6 +20,9 @@ public struct EventWire: WireEncodable, Sendable, Equatable {
         name = event.name
         timestamp = EventTime.string(millis: event.timestampMillis)
         userId = event.userID
+        repeats = event.repeats
+        lastTimestamp = event.lastTimestampMillis == event.timestampMillis
+            ? timestamp : EventTime.string(millis: event.lastTimestampMillis)
         // The stored text is the canonical form already; only a row not written by this server fails the
         // check, and is then decoded and written again (or refused as corrupt).
         guard let params = try EncodedJSON(validatingObject: event.paramsJSON)
@@ -29,9 +35,11 @@ public struct EventWire: WireEncodable, Sendable, Equatable {
     public func write(to writer: inout JSONWriter) {
         writer.object { writer in
             writer.member("id", Int(id))
+            writer.member("lastTimestamp", lastTimestamp)
             writer.member("name", name)
             writer.key("params")
             writer.value(params)
+            writer.member("repeats", repeats)
             writer.member("timestamp", timestamp)
             writer.member("userId", userId)
         }

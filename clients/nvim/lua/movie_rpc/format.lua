@@ -353,22 +353,34 @@ function M.event_params(params)
     return table.concat(parts, ' ')
 end
 
+--- The event's name, with how many times it happened in a row when that is more than once.
+local function event_name(event)
+    local repeats = tonumber(compat.value(event.repeats)) or 1
+    if repeats > 1 then
+        return (event.name or '?') .. ' ×' .. tostring(math.floor(repeats))
+    end
+    return event.name or '?'
+end
+
 --- One line of the events list: time, name, params.
 function M.event_line(event)
     local when = (event.timestamp or ''):gsub('T', ' '):gsub('Z$', '')
-    local line = string.format('%-23s  %-20s  %s', when, event.name or '?', M.event_params(event.params))
+    local line = string.format('%-23s  %-20s  %s', when, event_name(event), M.event_params(event.params))
     return (line:gsub('%s+$', ''))
 end
 
 --- Lines of the window showing one event.
 function M.event_lines(event)
     local lines = {
-        event.name or '?',
+        event_name(event),
         'Time: ' .. tostring(event.timestamp),
-        'Id: ' .. tostring(event.id),
-        'User: ' .. (compat.value(event.userId) or 'anonymous'),
-        '',
     }
+    if (tonumber(compat.value(event.repeats)) or 1) > 1 then
+        lines[#lines + 1] = 'Last: ' .. tostring(compat.value(event.lastTimestamp))
+    end
+    lines[#lines + 1] = 'Id: ' .. tostring(event.id)
+    lines[#lines + 1] = 'User: ' .. (compat.value(event.userId) or 'anonymous')
+    lines[#lines + 1] = ''
     local params = compat.value(event.params)
     if type(params) == 'table' and next(params) ~= nil then
         lines[#lines + 1] = 'Params:'
