@@ -59,6 +59,9 @@ public final class EventLog: Sendable {
     public let configuration: EventLogConfiguration
     private let database: Database
     private let searchTuning: EventQueries.SearchTuning
+    /// ``EventLogConfiguration/runSpan`` in milliseconds, as event times are kept (converting a `Duration`
+    /// took 190 instructions of every recorded event).
+    private let runSpanMillis: Int64
     private let state = Mutex(State())
 
     private struct Pending: Sendable {
@@ -165,6 +168,7 @@ public final class EventLog: Sendable {
         self.database = database
         self.configuration = configuration
         self.searchTuning = searchTuning
+        runSpanMillis = Self.millis(configuration.runSpan)
     }
 
     // MARK: Recording
@@ -182,7 +186,7 @@ public final class EventLog: Sendable {
         enum Action { case none, flushInBackground, flushAndWait }
         var pending = pending
         let userID = pending.userID
-        let span = Self.millis(configuration.runSpan)
+        let span = runSpanMillis
         let action = state.withLock { state -> Action in
             if let userID, state.deletedUsers.contains(userID) { return .none }
             state.arrivals &+= 1
