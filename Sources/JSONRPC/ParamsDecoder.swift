@@ -183,10 +183,27 @@ enum ParamsValue {
             codingPath: path, debugDescription: "Expected to decode \(type) but found \(value.foundName) instead."))
     }
 
-    /// A number the asked type cannot hold: reported with no path, as Foundation does.
-    static func unrepresentable(_ literal: String) -> DecodingError {
-        .dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "Number \(literal) is not representable."))
+    /// A number the asked type cannot hold: reported with no path, as Foundation does, unless
+    /// ``numberPaths`` asks for it (see ``UnrepresentableNumber``).
+    static func unrepresentable(_ literal: String, at path: @autoclosure () -> [any CodingKey]) -> any Error {
+        if numberPaths { return UnrepresentableNumber(literal: literal, codingPath: path()) }
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: [], debugDescription: "Number \(literal) is not representable."))
     }
+
+    /// Set while `ParamsDecoding` decodes a second time to find which member held a number its type cannot
+    /// hold: the first decoding reports none, as `JSONDecoder` does, and guessing it from the params named
+    /// the first fractional number, which a `Double` member may well hold.
+    @TaskLocal static var numberPaths = false
+}
+
+/// A number its member's type cannot hold, and where: thrown only while ``ParamsValue/numberPaths`` is set.
+struct UnrepresentableNumber: Error {
+    let literal: String
+    let codingPath: [any CodingKey]
+}
+
+extension ParamsValue {
 }
 
 /// One value at a path: the typed reads every container shares. The path is built only when it is needed
@@ -249,13 +266,17 @@ private struct ParamNode {
 
     func floatingPoint<F: BinaryFloatingPoint & LosslessStringConvertible>(_ type: F.Type) throws -> F {
         let literal = try literal(type)
-        guard let number = F(literal), number.isFinite else { throw ParamsValue.unrepresentable(literal) }
+        guard let number = F(literal), number.isFinite else {
+            throw ParamsValue.unrepresentable(literal, at: codingPath)
+        }
         return number
     }
 
     func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
         if case .integer(let integer) = value {
-            guard let exact = I(exactly: integer) else { throw ParamsValue.unrepresentable(String(integer)) }
+            guard let exact = I(exactly: integer) else {
+                throw ParamsValue.unrepresentable(String(integer), at: codingPath)
+            }
             return exact
         }
         let literal = try literal(type)
@@ -263,7 +284,7 @@ private struct ParamNode {
         // `1.0`, `1e2`: integral values written as reals are integers to JSONDecoder too.
         let isReal = literal.utf8.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
         guard isReal, let real = Double(literal), real.isFinite, let exact = I(exactly: real) else {
-            throw ParamsValue.unrepresentable(literal)
+            throw ParamsValue.unrepresentable(literal, at: codingPath)
         }
         return exact
     }

@@ -40,8 +40,8 @@ public enum ParamsDecoding {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 // A number the member's type cannot hold (`1.5` or 2^63 for an integer, `1e400` for any
                 // number) is reported with no path, as Foundation reports it ("not valid JSON"); the member is
-                // found here instead, on this error path only.
-                throw numberProblem(in: input)
+                // found by decoding again with the decoder asked for it, on this error path only.
+                throw numberProblem(decoding: type, from: input)
             }
             throw describe(error)
         }
@@ -55,35 +55,32 @@ public enum ParamsDecoding {
         }
     }
 
-    /// The first number in the params that Swift's `Int` cannot hold, as a -32602 naming it.
-    private static func numberProblem(in input: ParamsInput) -> ResponseError {
-        guard let params = try? JSONDecoder().decode(JSONValue.self, from: Data(input.params)) else {
-            // Only a number beyond Double's range makes the params undecodable once the scanner passed them.
+    /// The member whose number its type cannot hold, as a -32602 naming it: found by decoding once more
+    /// with ``ParamsValue/numberPaths`` set, which makes the decoder say where.
+    private static func numberProblem<Params: Decodable>(decoding type: Params.Type, from input: ParamsInput)
+        -> ResponseError
+    {
+        let found: UnrepresentableNumber?
+        do {
+            _ = try ParamsValue.$numberPaths.withValue(true) {
+                try Params(from: ParamsDecoder(try ParamsValue.parse(input.params)))
+            }
+            found = nil
+        } catch let error as UnrepresentableNumber {
+            found = error
+        } catch {
+            found = nil
+        }
+        // Only a number beyond Double's range is left without a member here (or an `init(from:)` of our own
+        // that turned the error into another).
+        guard let found, let number = Double(found.literal), number.isFinite else {
             return .invalidParams("Params hold a number that is out of range", field: "params")
         }
-        func search(_ value: JSONValue, _ path: String) -> ResponseError? {
-            switch value {
-            case .double(let number):
-                let field = path.isEmpty ? "params" : path
-                if number.rounded(.towardZero) == number {
-                    return .invalidParams(
-                        "Param \"\(field)\" must be an integer between \(Int.min) and \(Int.max)", field: field)
-                }
-                return .invalidParams("Param \"\(field)\" must be an integer", field: field)
-            case .object(let members):
-                for key in members.keys.sorted() {
-                    if let found = search(members[key] ?? .null, path.isEmpty ? key : "\(path).\(key)") { return found }
-                }
-                return nil
-            case .array(let items):
-                for (index, item) in items.enumerated() {
-                    if let found = search(item, "\(path)[\(index)]") { return found }
-                }
-                return nil
-            default: return nil
-            }
+        let field = path(found.codingPath)
+        if number.rounded(.towardZero) == number {
+            return .invalidParams("Param \"\(field)\" must be an integer between \(Int.min) and \(Int.max)", field: field)
         }
-        return search(params, "") ?? .invalidParams("Params are invalid", field: "params")
+        return .invalidParams("Param \"\(field)\" must be an integer", field: field)
     }
 
     /// A -32602 error for a decoding failure, with `data.field` as a dotted path (`profile.phone`, `ids[2]`).

@@ -130,6 +130,32 @@ struct DispatcherParamsTests {
         #expect(replies.first?["id"] == 5)
     }
 
+    /// Found by the fuzzers (movies.discover): `minRating` may be 1.5, `minRuntime` may not be 0.5; the error
+    /// named the first fractional number in the params, `minRating`, instead of the member that cannot hold it.
+    @Test(arguments: [
+        (#"{"minRating": 1.5, "minRuntime": 0.5}"#, "minRuntime", "Param \"minRuntime\" must be an integer"),
+        (#"{"minRating": 1.5, "filters": {"weight": 2.5, "pages": [1, 2.5]}}"#, "filters.pages[1]",
+         "Param \"filters.pages[1]\" must be an integer"),
+        (#"{"minRating": 0.5, "minRuntime": 1e30}"#, "minRuntime",
+         "Param \"minRuntime\" must be an integer between -9223372036854775808 and 9223372036854775807"),
+        (#"{"minRating": 1e400}"#, "params", "Params hold a number that is out of range"),
+    ])
+    func aNumberItsTypeCannotHoldNamesItsOwnMember(params: String, field: String, message: String) throws {
+        struct Filters: Decodable {
+            var weight: Double
+            var pages: [Int]
+        }
+        struct Mixed: Decodable {
+            var minRating: Double?
+            var minRuntime: Int?
+            var filters: Filters?
+        }
+        let input = ParamsInput(paramsObject: .init(params.utf8))
+        #expect(throws: ResponseError.invalidParams(message, field: field)) {
+            try ParamsDecoding.decode(Mixed.self, from: input, allowed: nil)
+        }
+    }
+
     @Test func standaloneParamsObject() throws {
         let input = ParamsInput(paramsObject: .init(#"{"a": 1, "b": 2}"#.utf8))
         let params = try ParamsDecoding.decode(TestMethods.Add.Params.self, from: input, allowed: ["a", "b"])
