@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Synchronization
 import Testing
 
 @testable import MovieCore
@@ -1486,6 +1487,38 @@ struct EventRunsTests {
         #expect(second.first?.repeats == 1)
         #expect(second.first?.timestampMillis == base + 4)
         #expect(try await log.stats().total == 1)
+        await log.close()
+    }
+
+    @Test("an event recorded while the write storing its run is under way goes on from that run's row",
+          .timeLimit(.minutes(1)))
+    func runsWhileTheirRowIsWritten() async throws {
+        let fixture = try EventLogFixture()
+        let log = fixture.log
+        // The database's writer is held by a job that waits for the gate, so the flush below takes the
+        // buffer and then waits behind it.
+        let gate = DispatchSemaphore(value: 0)
+        let holding = Atomic<Bool>(false)
+        let holder = Task {
+            try await fixture.store.database.write { _ in
+                holding.store(true, ordering: .sequentiallyConsistent)
+                gate.wait()
+            }
+        }
+        await waitUntil { holding.load(ordering: .sequentiallyConsistent) }
+        await Self.viewed(log, 550, at: 0)
+        await Self.viewed(log, 550, at: 1)
+        let flush = Task { try await log.flush() }
+        await waitUntil { log.pendingCount == 0 }  // taken by the flush, which waits for the writer
+        await Self.viewed(log, 550, at: 2)  // the run's row is being written
+        await Self.viewed(log, 550, at: 3)
+        gate.signal()
+        try await holder.value
+        try await flush.value
+        let events = try await allEvents(log)
+        #expect(events.map(\.repeats) == [4])
+        #expect(events.first?.lastTimestampMillis == base + 3)
+        #expect(try await log.stats().total == 4)
         await log.close()
     }
 

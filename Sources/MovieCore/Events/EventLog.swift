@@ -46,8 +46,8 @@ import Synchronization
 /// script's loop) is counted in the first one's row instead of stored again, while it comes less than
 /// ``EventLogConfiguration/runSpan`` (60 s) after the run's first event: the row's `repeats` and last time
 /// grow. Explicit adds are never counted in a run and end the one before them; anything recorded in
-/// between ends it too. A run goes on across writes from its stored row, and starts a row of its own if
-/// that row was deleted meanwhile. Recording 50,000 identical reads thus writes one row, not 50,000 rows
+/// between ends it too. A run goes on across writes from its stored row (also while the write storing it
+/// is under way), and starts a row of its own if that row was deleted meanwhile. Recording 50,000 identical reads thus writes one row, not 50,000 rows
 /// into three B-trees (a quarter of a cached read's instructions), and keeps the log's history from being
 /// pushed past the cap by copies.
 ///
@@ -77,6 +77,9 @@ public final class EventLog: Sendable {
         var runStartMillis: Int64
         /// The stored row the run goes on from, when it began in an earlier write.
         var continuesRow: Int64?
+        /// The write (``State/writes``) storing the run's row when this event came; that write gives
+        /// ``continuesRow`` once it has committed.
+        var continuesWrite: UInt64?
 
         init(name: String, params: PendingParams, userID: String?, timestampMillis: Int64) {
             self.name = name
@@ -99,6 +102,13 @@ public final class EventLog: Sendable {
     private struct StoredRun {
         var last: Pending
         var rowID: Int64
+    }
+
+    /// The last recorded event of the write under way (numbered `write`), while nothing came after it: an
+    /// identical event recorded meanwhile goes on from the row that write is storing.
+    private struct RunBeingWritten {
+        var last: Pending
+        var write: UInt64
     }
 
     /// A recorded event keeps its `AppEvent` until it is encoded by the write that stores it: its params
@@ -155,6 +165,10 @@ public final class EventLog: Sendable {
         var lastBufferedJoinable = false
         /// What an identical event recorded next, with the buffer empty, goes on from (see ``StoredRun``).
         var storedRun: StoredRun?
+        /// The same for a write under way (see ``RunBeingWritten``).
+        var runBeingWritten: RunBeingWritten?
+        /// Writes that took the buffer so far: numbers them for ``RunBeingWritten``.
+        var writes: UInt64 = 0
         /// Moves whenever something is added, so that a write finishing later does not offer its last event
         /// as a run to go on from across that add.
         var addGeneration: UInt64 = 0
@@ -200,8 +214,12 @@ public final class EventLog: Sendable {
             } else if let run = state.storedRun, run.last.isRepeated(by: pending, within: span) {
                 pending.runStartMillis = run.last.runStartMillis
                 pending.continuesRow = run.rowID
+            } else if let run = state.runBeingWritten, run.last.isRepeated(by: pending, within: span) {
+                pending.runStartMillis = run.last.runStartMillis
+                pending.continuesWrite = run.write
             }
             state.storedRun = nil
+            state.runBeingWritten = nil
             state.buffer.append(pending)
             state.lastBufferedJoinable = true
             if state.closed || state.buffer.count >= configuration.maxPending {
@@ -300,6 +318,7 @@ public final class EventLog: Sendable {
                 // Stored after every event recorded so far: none of them may count a later repeat.
                 state.lastBufferedJoinable = false
                 state.storedRun = nil
+                state.runBeingWritten = nil
                 state.addGeneration &+= 1
                 guard !state.addWriteQueued else { return false }
                 state.addWriteQueued = true
@@ -528,15 +547,25 @@ public final class EventLog: Sendable {
     /// - Throws: the storage error that kept the buffer's events from being written (the adds have their
     ///   own answers).
     private func writePending(waitingForLock: Bool = true) async throws {
-        let (batch, adds, generation) = state.withLock { state -> ([Pending], [WaitingAdd], UInt64) in
+        let (batch, adds, generation, write) = state.withLock { state -> ([Pending], [WaitingAdd], UInt64, UInt64) in
             state.flushRequested = false
             state.addWriteQueued = false
+            state.writes &+= 1
             defer {
                 state.buffer = []
                 state.adds = []
                 state.lastBufferedJoinable = false
             }
-            return (state.buffer, state.adds, state.addGeneration)
+            if state.adds.isEmpty, let last = state.buffer.last {
+                state.runBeingWritten = RunBeingWritten(last: last, write: state.writes)
+            }
+            return (state.buffer, state.adds, state.addGeneration, state.writes)
+        }
+        defer {
+            // Whatever happened, this write is no longer under way.
+            state.withLock { state in
+                if state.runBeingWritten?.write == write { state.runBeingWritten = nil }
+            }
         }
         let recorded = batch.compactMap { pending -> EncodedEvent? in
             guard let event = encode(pending) else {
@@ -579,9 +608,14 @@ public final class EventLog: Sendable {
             add.continuation.resume(returning: id)
         }
         // The last row written is a run the next identical event may go on from, if it is the last thing
-        // stored: no add in this write or since, nothing recorded since.
+        // stored: no add in this write or since, nothing recorded since. An event that went on from it
+        // while this write was under way (the first one buffered since) learns its row.
         if adds.isEmpty, let last = batch.last, recorded.count == batch.count, let rowID = ids.last {
             state.withLock { state in
+                if let first = state.buffer.indices.first, state.buffer[first].continuesWrite == write {
+                    state.buffer[first].continuesRow = rowID
+                    state.buffer[first].continuesWrite = nil
+                }
                 guard state.addGeneration == generation, state.buffer.isEmpty else { return }
                 state.storedRun = StoredRun(last: last, rowID: rowID)
             }
