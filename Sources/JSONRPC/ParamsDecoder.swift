@@ -203,9 +203,6 @@ struct UnrepresentableNumber: Error {
     let codingPath: [any CodingKey]
 }
 
-extension ParamsValue {
-}
-
 /// One value at a path: the typed reads every container shares. The path is built only when it is needed
 /// (an error, a nested container): building it for every element of an array of 100 ids was most of the
 /// decoding.

@@ -75,11 +75,8 @@ public final class EventLog: Sendable {
         var lastTimestampMillis: Int64
         /// When the run started: a later event joins it only within ``EventLogConfiguration/runSpan`` of this.
         var runStartMillis: Int64
-        /// The stored row the run goes on from, when it began in an earlier write.
-        var continuesRow: Int64?
-        /// The write (``State/writes``) storing the run's row when this event came; that write gives
-        /// ``continuesRow`` once it has committed.
-        var continuesWrite: UInt64?
+        /// The row the run goes on from, when it began in an earlier write.
+        var continues: RunRow?
 
         init(name: String, params: PendingParams, userID: String?, timestampMillis: Int64) {
             self.name = name
@@ -97,18 +94,18 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// The last recorded event a write stored, while nothing was stored after it: an identical event
-    /// recorded next goes on from its row.
-    private struct StoredRun {
-        var last: Pending
-        var rowID: Int64
+    /// Where a run's row is: stored, or being stored by write number `n` (``State/writes``), which tells
+    /// the row once it has committed.
+    private enum RunRow: Equatable {
+        case stored(Int64)
+        case beingWritten(UInt64)
     }
 
-    /// The last recorded event of the write under way (numbered `write`), while nothing came after it: an
-    /// identical event recorded meanwhile goes on from the row that write is storing.
-    private struct RunBeingWritten {
+    /// The last recorded event written, or being written, while nothing was recorded or added after it: an
+    /// identical event recorded next goes on from its row.
+    private struct PreviousRun {
         var last: Pending
-        var write: UInt64
+        var row: RunRow
     }
 
     /// A recorded event keeps its `AppEvent` until it is encoded by the write that stores it: its params
@@ -163,15 +160,11 @@ public final class EventLog: Sendable {
         var quietIndexing: Task<Void, Never>?
         /// Whether the buffer's last event may still count a repeat: an add after it ends its run.
         var lastBufferedJoinable = false
-        /// What an identical event recorded next, with the buffer empty, goes on from (see ``StoredRun``).
-        var storedRun: StoredRun?
-        /// The same for a write under way (see ``RunBeingWritten``).
-        var runBeingWritten: RunBeingWritten?
-        /// Writes that took the buffer so far: numbers them for ``RunBeingWritten``.
+        /// What an identical event recorded next, with the buffer empty, goes on from (see ``PreviousRun``);
+        /// cleared by anything recorded or added.
+        var previousRun: PreviousRun?
+        /// Writes that took the buffer so far: numbers them for ``RunRow/beingWritten(_:)``.
         var writes: UInt64 = 0
-        /// Moves whenever something is added, so that a write finishing later does not offer its last event
-        /// as a run to go on from across that add.
-        var addGeneration: UInt64 = 0
     }
 
     public convenience init(database: Database, configuration: EventLogConfiguration = EventLogConfiguration()) {
@@ -211,15 +204,11 @@ public final class EventLog: Sendable {
                         state.buffer[last].lastTimestampMillis, pending.timestampMillis)
                     return state.closed ? .flushAndWait : .none
                 }
-            } else if let run = state.storedRun, run.last.isRepeated(by: pending, within: span) {
+            } else if let run = state.previousRun, run.last.isRepeated(by: pending, within: span) {
                 pending.runStartMillis = run.last.runStartMillis
-                pending.continuesRow = run.rowID
-            } else if let run = state.runBeingWritten, run.last.isRepeated(by: pending, within: span) {
-                pending.runStartMillis = run.last.runStartMillis
-                pending.continuesWrite = run.write
+                pending.continues = run.row
             }
-            state.storedRun = nil
-            state.runBeingWritten = nil
+            state.previousRun = nil
             state.buffer.append(pending)
             state.lastBufferedJoinable = true
             if state.closed || state.buffer.count >= configuration.maxPending {
@@ -317,9 +306,7 @@ public final class EventLog: Sendable {
                 state.arrivals &+= 1
                 // Stored after every event recorded so far: none of them may count a later repeat.
                 state.lastBufferedJoinable = false
-                state.storedRun = nil
-                state.runBeingWritten = nil
-                state.addGeneration &+= 1
+                state.previousRun = nil
                 guard !state.addWriteQueued else { return false }
                 state.addWriteQueued = true
                 return true
@@ -547,7 +534,7 @@ public final class EventLog: Sendable {
     /// - Throws: the storage error that kept the buffer's events from being written (the adds have their
     ///   own answers).
     private func writePending(waitingForLock: Bool = true) async throws {
-        let (batch, adds, generation, write) = state.withLock { state -> ([Pending], [WaitingAdd], UInt64, UInt64) in
+        let (batch, adds, write) = state.withLock { state -> ([Pending], [WaitingAdd], UInt64) in
             state.flushRequested = false
             state.addWriteQueued = false
             state.writes &+= 1
@@ -557,14 +544,14 @@ public final class EventLog: Sendable {
                 state.lastBufferedJoinable = false
             }
             if state.adds.isEmpty, let last = state.buffer.last {
-                state.runBeingWritten = RunBeingWritten(last: last, write: state.writes)
+                state.previousRun = PreviousRun(last: last, row: .beingWritten(state.writes))
             }
-            return (state.buffer, state.adds, state.addGeneration, state.writes)
+            return (state.buffer, state.adds, state.writes)
         }
         defer {
             // Whatever happened, this write is no longer under way.
             state.withLock { state in
-                if state.runBeingWritten?.write == write { state.runBeingWritten = nil }
+                if state.previousRun?.row == .beingWritten(write) { state.previousRun = nil }
             }
         }
         let recorded = batch.compactMap { pending -> EncodedEvent? in
@@ -607,17 +594,15 @@ public final class EventLog: Sendable {
         for (add, id) in zip(adds, addIDs) {
             add.continuation.resume(returning: id)
         }
-        // The last row written is a run the next identical event may go on from, if it is the last thing
-        // stored: no add in this write or since, nothing recorded since. An event that went on from it
-        // while this write was under way (the first one buffered since) learns its row.
-        if adds.isEmpty, let last = batch.last, recorded.count == batch.count, let rowID = ids.last {
+        // The row of this write's last event is known now: for an event that went on from it while this
+        // write was under way (the first one buffered since), and for the next one, if nothing was
+        // recorded or added since.
+        if adds.isEmpty, recorded.count == batch.count, let rowID = ids.last {
             state.withLock { state in
-                if let first = state.buffer.indices.first, state.buffer[first].continuesWrite == write {
-                    state.buffer[first].continuesRow = rowID
-                    state.buffer[first].continuesWrite = nil
+                if let first = state.buffer.indices.first, state.buffer[first].continues == .beingWritten(write) {
+                    state.buffer[first].continues = .stored(rowID)
                 }
-                guard state.addGeneration == generation, state.buffer.isEmpty else { return }
-                state.storedRun = StoredRun(last: last, rowID: rowID)
+                if state.previousRun?.row == .beingWritten(write) { state.previousRun?.row = .stored(rowID) }
             }
         }
     }
@@ -717,13 +702,15 @@ public final class EventLog: Sendable {
     private func encode(_ pending: Pending) -> EncodedEvent? {
         let values = pending.params.values
         guard let params = StoredEvent.canonicalJSON(values) else { return nil }
+        // A run whose row's write failed or dropped it starts a row of its own.
+        let continuesRow: Int64? = if case .stored(let row)? = pending.continues { row } else { nil }
         return EncodedEvent(
             name: pending.name, timestampMillis: pending.timestampMillis, userID: pending.userID,
             params: params,
             search: EventSearchText.make(name: pending.name, params: values),
             repeats: pending.repeats,
-            lastTimestampMillis: pending.repeats > 1 || pending.continuesRow != nil ? pending.lastTimestampMillis : nil,
-            continuesRow: pending.continuesRow)
+            lastTimestampMillis: pending.repeats > 1 || pending.continues != nil ? pending.lastTimestampMillis : nil,
+            continuesRow: continuesRow)
     }
 
     private static func millis(_ duration: Duration) -> Int64 {

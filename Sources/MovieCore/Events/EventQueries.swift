@@ -40,14 +40,17 @@ enum EventQueries {
         ids.reserveCapacity(events.count)
         var inserted = 0
         var start = events.startIndex
+        // The rows up to the next continuation go in together; found once for each such stretch.
+        var end = start
         while start < events.endIndex {
             if let row = events[start].continuesRow, try continueRun(row, with: events[start], db) {
                 ids.append(row)
                 start += 1
                 continue
             }
-            // The rows up to the next continuation go in together.
-            let end = events[(start + 1)...].firstIndex { $0.continuesRow != nil } ?? events.endIndex
+            if end <= start {
+                end = events[(start + 1)...].firstIndex { $0.continuesRow != nil } ?? events.endIndex
+            }
             let size = rowsPerInsert.first { $0 <= end - start } ?? 1
             try insertRows(events[start..<(start + size)], db, into: &ids)
             inserted += size
