@@ -38,6 +38,7 @@ struct AddressClassTests {
         let server = try LoopbackServer { _ in .respond("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n") }
         defer { server.stop() }
         let cancellation = try RequestCancellation()
+        defer { cancellation.finish() }
         #expect(throws: TCPConnector.AddressNotAdmitted.self) {
             _ = try TCPConnector.connect(
                 host: "127.0.0.1", port: server.port, deadline: Deadline(secondsFromNow: 60),

@@ -73,13 +73,16 @@ final class LoopbackServer: Sendable {
     var requests: [Request] { state.withLock { $0.requests } }
 
     /// Stops accepting and cuts every open connection (threads blocked on them wake up and end).
+    ///
+    /// The shutdowns happen under the lock that `serve` closes its socket under: a descriptor in
+    /// `openSockets` is still this server's, never a number the kernel has handed to another test's socket
+    /// (which once cut a neighbour's connection, failing it with `networkConnectionLost`).
     func stop() {
-        let sockets = state.withLock { state in
+        state.withLock { state in
             state.stopped = true
-            return state.openSockets
+            for socket in state.openSockets { shutdown(socket, Int32(SHUT_RDWR)) }
         }
         shutdown(listener, Int32(SHUT_RDWR))
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
     deinit {
@@ -107,8 +110,10 @@ final class LoopbackServer: Sendable {
 
     private func serve(_ socket: Int32, connection: Int) {
         defer {
-            state.withLock { _ = $0.openSockets.remove(socket) }
-            close(socket)
+            state.withLock { state in
+                state.openSockets.remove(socket)
+                close(socket)
+            }
         }
         var pending: [UInt8] = []
         var index = 0
