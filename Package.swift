@@ -31,6 +31,15 @@ func cLibrary(_ name: String) -> [LinkerSetting] {
     ]
 }
 
+// The request path's modules, which hold no actor: their nonisolated async functions run on their caller's
+// executor (SE-0461) instead of hopping to the global one at each call and return. A cached `genres.list`
+// made 15 such switches; each also takes the task's status-record lock under Swift 6.3, whose
+// `Task.immediate` gives the task an executor-preference record even for a nil executor. Now 8 (3 % fewer
+// instructions a request, docs/BENCHMARKS.md, session 13). MovieCore keeps the default, so that its actors'
+// async callees (the TMDB client decoding a response) still run off the actor; its functions on the
+// request path say `nonisolated(nonsending)`.
+let callersExecutor = SwiftSetting.enableUpcomingFeature("NonisolatedNonsendingByDefault")
+
 let package = Package(
     name: "MovieRPC",
     platforms: [.macOS(.v14)],
@@ -49,7 +58,7 @@ let package = Package(
         .systemLibrary(name: "CNonBlockingWrite"),
 
         // Wire protocol only: messages, framing, connection, dispatch, error codes.
-        .target(name: "JSONRPC", dependencies: ["CNonBlockingWrite"]),
+        .target(name: "JSONRPC", dependencies: ["CNonBlockingWrite"], swiftSettings: [callersExecutor]),
         // SQLite wrapper: connection, statements, migrations, errors.
         .target(name: "SQLiteStore", dependencies: ["CSQLite"], linkerSettings: cLibrary("sqlite3")),
         // HTTP/1.1 client over POSIX sockets (TLS through OpenSSL) and the transport-neutral HTTP types.
@@ -61,7 +70,7 @@ let package = Package(
             name: "MovieCore", dependencies: ["SQLiteStore", "HTTPTransport", "TMDB", "CCrypto"],
             linkerSettings: cLibrary("crypto")),
         // The method table: params/result types and handlers; wiring.
-        .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"]),
+        .target(name: "MovieRPC", dependencies: ["JSONRPC", "MovieCore"], swiftSettings: [callersExecutor]),
         .executableTarget(
             name: "movie-rpc", dependencies: ["MovieRPC", "JSONRPC", "CMalloc"], exclude: ["link-order.txt", "StaticCXX"],
             linkerSettings: [

@@ -410,7 +410,9 @@ public final class Dispatcher: Sendable {
     /// until the task's first suspension, after which it goes on in the global executor. A request answered
     /// from memory then costs no wake-up of another thread.
     private func start(_ job: Job, here: Bool = false) {
-        let operation: @Sendable () async -> Void = { [self] in
+        // `@concurrent`: a task's operation has no caller to share an executor with (the module's other async
+        // closures run on their caller's, see Package.swift).
+        let operation: @Sendable @concurrent () async -> Void = { [self] in
             // Cancelled while it waited for a slot: cancelled from its start, whether or not the task is
             // attached yet. (A cancellation between this start and the attaching is seen by `attach`.)
             if job.cancelled { withUnsafeCurrentTask { $0?.cancel() } }

@@ -171,7 +171,8 @@ public final class AccountService: Sendable {
     /// first recording, or this process changed the session) do the recordings wait, sharing one read: each
     /// reading alone made a burst queue dozens of reads, and open every reader of the pool (a schema parse
     /// each). Methods that act for the user (favorites, account changes) read the session itself instead.
-    public func currentUserIDForRecording() async -> String? {
+    /// Runs on its caller's executor: it is on every recorded request's path.
+    public nonisolated(nonsending) func currentUserIDForRecording() async -> String? {
         enum Cached { case userID(String?), missing(generation: UInt64) }
         let cached = recordingCache.withLock { cache -> Cached in
             guard let readAt = cache.readAt else { return .missing(generation: cache.generation) }

@@ -181,15 +181,16 @@ public final class EventLog: Sendable {
     // MARK: Recording
 
     /// Records `event` for `userID` (nil: nobody logged in) at the current time. Buffered; see above.
-    public func record(_ event: AppEvent, userID: String?) async {
+    /// On every request's path, so it runs on its caller's executor rather than hopping to the global one.
+    public nonisolated(nonsending) func record(_ event: AppEvent, userID: String?) async {
         await record(Pending(name: event.name, params: .event(event), userID: userID, timestampMillis: EventTime.now()))
     }
 
-    func record(name: String, params: [String: EventValue], userID: String?, timestampMillis: Int64) async {
+    nonisolated(nonsending) func record(name: String, params: [String: EventValue], userID: String?, timestampMillis: Int64) async {
         await record(Pending(name: name, params: .values(params), userID: userID, timestampMillis: timestampMillis))
     }
 
-    private func record(_ pending: Pending) async {
+    private nonisolated(nonsending) func record(_ pending: Pending) async {
         enum Action { case none, flushInBackground, flushAndWait }
         var pending = pending
         let userID = pending.userID
