@@ -15,10 +15,12 @@ public enum CatalogRequest: Hashable, Sendable {
     /// Details with every ``DetailsPart``, fetched in one request and stored as one entry.
     case detailsWithParts(movieID: Int, language: String?)
     case latest(language: String?)
-    case search(MovieSearch)
+    // The two large payloads (a `DiscoverFilter` is about 250 bytes) are boxed: every request is copied,
+    // hashed and compared as a cache key, and without the boxes each of those moved about 300 bytes.
+    indirect case search(MovieSearch)
     case trending(window: TrendingWindow, page: Int, language: String?)
     case list(MovieList, page: Int, language: String?, region: String?)
-    case discover(DiscoverFilter, page: Int, language: String?, region: String?)
+    indirect case discover(DiscoverFilter, page: Int, language: String?, region: String?)
     case related(RelatedMovies, movieID: Int, page: Int, language: String?)
     case credits(movieID: Int)
     case videos(movieID: Int, language: String?)
