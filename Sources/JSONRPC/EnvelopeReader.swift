@@ -24,7 +24,7 @@ enum EnvelopeReader {
         if !reader.take(UInt8(ascii: "}")) {
             repeat {
                 reader.skipWhitespace()
-                guard let key = reader.string() else { return nil }
+                guard let key = reader.memberName() else { return nil }
                 reader.skipWhitespace()
                 guard reader.take(UInt8(ascii: ":")) else { return nil }
                 reader.skipWhitespace()
@@ -38,6 +38,60 @@ enum EnvelopeReader {
         return members.envelope(in: object)
     }
 
+    /// A member's name, as far as the envelope cares.
+    enum MemberName {
+        case jsonrpc, method, id, params, result, error, other
+
+        /// The name spelled by `text` (unescaped), compared as Swift compares strings.
+        init(_ text: String) {
+            switch text {
+            case "jsonrpc": self = .jsonrpc
+            case "method": self = .method
+            case "id": self = .id
+            case "params": self = .params
+            case "result": self = .result
+            case "error": self = .error
+            default: self = .other
+            }
+        }
+
+        /// The name spelled by `bytes`, plain ASCII without escapes: byte for byte, which for such text is
+        /// what the comparison of strings decides, without building one.
+        init(plainASCII bytes: UnsafeBufferPointer<UInt8>) {
+            switch Self.packed(bytes) {
+            case Self.names.jsonrpc: self = .jsonrpc
+            case Self.names.method: self = .method
+            case Self.names.id: self = .id
+            case Self.names.params: self = .params
+            case Self.names.result: self = .result
+            case Self.names.error: self = .error
+            default: self = .other
+            }
+        }
+
+        /// The six names, each packed as `packed` packs a key.
+        private static let names = (
+            jsonrpc: packed("jsonrpc"), method: packed("method"), id: packed("id"), params: packed("params"),
+            result: packed("result"), error: packed("error"))
+
+        /// Up to seven bytes and their count in one integer, so that a key is compared with a name at once;
+        /// 0 (no name's) for a longer key.
+        private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            guard bytes.count <= 7 else { return 0 }
+            var packed = UInt64(bytes.count) << 56
+            var shift: UInt64 = 0
+            for byte in bytes {
+                packed |= UInt64(byte) &<< shift
+                shift &+= 8
+            }
+            return packed
+        }
+
+        private static func packed(_ name: StaticString) -> UInt64 {
+            packed(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        }
+    }
+
     /// The value ranges of the members an envelope needs; the first occurrence of a name wins.
     private struct Members {
         var jsonrpc: Range<Int>?
@@ -47,15 +101,15 @@ enum EnvelopeReader {
         var hasResult = false
         var hasError = false
 
-        mutating func record(_ key: String, _ value: Range<Int>) {
+        mutating func record(_ key: MemberName, _ value: Range<Int>) {
             switch key {
-            case "jsonrpc": if jsonrpc == nil { jsonrpc = value }
-            case "method": if method == nil { method = value }
-            case "id": if id == nil { id = value }
-            case "params": if params == nil { params = value }
-            case "result": hasResult = true
-            case "error": hasError = true
-            default: break
+            case .jsonrpc: if jsonrpc == nil { jsonrpc = value }
+            case .method: if method == nil { method = value }
+            case .id: if id == nil { id = value }
+            case .params: if params == nil { params = value }
+            case .result: hasResult = true
+            case .error: hasError = true
+            case .other: break
             }
         }
 
@@ -110,11 +164,33 @@ enum EnvelopeReader {
         /// A JSON number as `Int`, when its value is integral and in range, by `JSONDecoder`'s rules.
         private static func integer(_ literal: UnsafeBufferPointer<UInt8>) -> Int? {
             let isPlainInteger = !literal.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
-            if isPlainInteger { return Int(String(decoding: literal, as: UTF8.self)) }  // nil: beyond Int's range
+            if isPlainInteger { return EnvelopeReader.plainInteger(literal) }
+
             // `1.0` or `1e2`: rare, and JSONDecoder's rules for them (through Double, then Decimal beyond
             // 2^53) are subtle, so it decides them itself.
             return try? JSONDecoder().decode(Int.self, from: Data(literal))
         }
+
+    }
+
+    /// The value of `-?[0-9]+` (the scanner has checked the grammar), nil beyond `Int`'s range.
+    static func plainInteger(_ literal: UnsafeBufferPointer<UInt8>) -> Int? {
+        let negative = literal.first == UInt8(ascii: "-")
+        let digits = literal.dropFirst(negative ? 1 : 0)
+        guard !digits.isEmpty else { return nil }
+        // Accumulated negatively, so that Int.min, whose magnitude Int cannot hold, is read too.
+        var value = 0
+        for byte in digits {
+            let digit = Int(byte &- UInt8(ascii: "0"))
+            guard digit < 10 else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+        }
+        if negative { return value }
+        let (positive, overflow) = (0).subtractingReportingOverflow(value)
+        return overflow ? nil : positive
     }
 
     /// A position in the bytes of one validated JSON text.
@@ -184,6 +260,24 @@ enum EnvelopeReader {
                 }
             }
             return false
+        }
+
+        /// Reads the member name starting at the current quote; nil when there is no string here. A name of
+        /// plain ASCII without escapes, as members' names almost always are, is compared without a String.
+        mutating func memberName() -> MemberName? {
+            guard peek == UInt8(ascii: "\"") else { return nil }
+            let start = offset + 1
+            var end = start
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == UInt8(ascii: "\"") {
+                    offset = end + 1
+                    return MemberName(plainASCII: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                }
+                if byte == UInt8(ascii: "\\") || byte >= 0x80 { break }
+                end += 1
+            }
+            return string().map(MemberName.init)
         }
 
         /// Reads the string starting at the current quote, unescaped; nil when there is no string here.

@@ -19,6 +19,10 @@ import Testing
         #"{"jsonrpc":"2.0","id":3,"met\u0068od":"x.y"}"#,
         #"{"jsonrpc":"2\u002e0","id":"a\u0062\n\t\"\\\/","method":"\ud83c\udfac.play"}"#,
         #"{"jsonrpc":"2.0","id":"\u00e9t\u00E9","method":"caf\u00e9"}"#,
+        // Names compared byte for byte: near misses, and names that are not plain ASCII.
+        #"{"jsonrpc":"2.0","id":1,"Method":"a","methods":"b","i":2,"ids":3,"paramsX":[],"erro":1}"#,
+        #"{"jsonrpc":"2.0","id":1,"méthod":"a","method":"b"}"#,
+        #"{"jsonrpc":"2.0","\u0069d":7,"id":8,"method":"b"}"#,
         // Integral numbers are integers, however they are spelled; others are not ids.
         #"{"jsonrpc":"2.0","id":1.0,"method":"a"}"#,
         #"{"jsonrpc":"2.0","id":1e2,"method":"a"}"#,
@@ -95,6 +99,22 @@ import Testing
             #expect(read.id == expected.id, "\(message)")
             #expect(read.params == expected.params, "\(message)")
             #expect(read.isResponse == expected.isResponse, "\(message)")
+        }
+    }
+
+    /// Plain integers are read from their digits as `Int(String)` reads them, at every length and at
+    /// both ends of the range.
+    @Test func plainIntegersAreReadAsIntParsesThem() {
+        var generator = SplitMix(seed: 0x1D)
+        var literals = ["0", "-0", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+                        "-9223372036854775809", "99999999999999999999", "-99999999999999999999"]
+        for _ in 0..<2_000 {
+            let value = Int(truncatingIfNeeded: generator.next()) >> Int(generator.next() % 64)
+            literals.append(String(value))
+        }
+        for literal in literals {
+            let read = Array(literal.utf8).withUnsafeBufferPointer { EnvelopeReader.plainInteger($0) }
+            #expect(read == Int(literal), "\(literal)")
         }
     }
 
