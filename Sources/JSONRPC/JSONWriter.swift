@@ -76,8 +76,21 @@ public struct JSONWriter {
         setNeedsComma(false)
     }
 
-    /// Starts a member of the current object; the value written next belongs to it.
-    public mutating func key(_ name: String) {
+    /// Starts a member of the current object named in the source (a literal, which needs no escaping:
+    /// written as it is, without the check for escapes that a name from data gets); the value written
+    /// next belongs to it.
+    public mutating func key(_ name: StaticString) {
+        assert(name.withUTF8Buffer { !$0.contains(where: Self.needsEscape) }, "a key literal that needs escaping")
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        setNeedsComma(false)
+    }
+
+    /// Starts a member named by data (a region code, a favorite's id), escaped as a string value is.
+    public mutating func key(text name: String) {
         separate()
         writeString(name)
         bytes.append(UInt8(ascii: ":"))
@@ -176,16 +189,16 @@ public struct JSONWriter {
 
     // MARK: Members (key and value in one call)
 
-    public mutating func member(_ name: String, _ string: String) { key(name); value(string) }
-    public mutating func member(_ name: String, _ string: String?) { key(name); value(string) }
-    public mutating func member(_ name: String, _ int: Int) { key(name); value(int) }
-    public mutating func member(_ name: String, _ int: Int?) { key(name); value(int) }
-    public mutating func member(_ name: String, _ double: Double) { key(name); value(double) }
-    public mutating func member(_ name: String, _ bool: Bool) { key(name); value(bool) }
-    public mutating func member(_ name: String, _ ints: [Int]) { key(name); value(ints) }
-    public mutating func member(_ name: String, _ strings: [String]) { key(name); value(strings) }
+    public mutating func member(_ name: StaticString, _ string: String) { key(name); value(string) }
+    public mutating func member(_ name: StaticString, _ string: String?) { key(name); value(string) }
+    public mutating func member(_ name: StaticString, _ int: Int) { key(name); value(int) }
+    public mutating func member(_ name: StaticString, _ int: Int?) { key(name); value(int) }
+    public mutating func member(_ name: StaticString, _ double: Double) { key(name); value(double) }
+    public mutating func member(_ name: StaticString, _ bool: Bool) { key(name); value(bool) }
+    public mutating func member(_ name: StaticString, _ ints: [Int]) { key(name); value(ints) }
+    public mutating func member(_ name: StaticString, _ strings: [String]) { key(name); value(strings) }
     public mutating func member(
-        _ name: String, plainASCII count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void
+        _ name: StaticString, plainASCII count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void
     ) {
         key(name)
         value(plainASCII: count, fill)

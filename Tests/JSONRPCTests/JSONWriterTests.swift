@@ -31,6 +31,30 @@ import Testing
         }
     }
 
+    /// Keys named in the source are written as they are; keys from data are escaped as `JSONEncoder`
+    /// escapes them, and the two kinds mix in one object.
+    @Test func literalKeysAndKeysFromData() throws {
+        let names = ["plain", "a\"b", "back\\slash", "line\nbreak", "caf\u{E9}", "\u{1}"]
+        var writer = JSONWriter()
+        writer.object { writer in
+            writer.member("first", 0)
+            for (index, name) in names.enumerated() {
+                writer.key(text: name)
+                writer.value(index + 1)
+            }
+            writer.member("last", true)
+        }
+        struct Member: Decodable { let first: Int; let last: Bool }
+        #expect(try JSONDecoder().decode(Member.self, from: Data(writer.bytes)).last)
+        let decoded = try JSONDecoder().decode([String: JSONValue].self, from: Data(writer.bytes))
+        for (index, name) in names.enumerated() {
+            #expect(decoded[name] == .int(index + 1), "\(name)")
+        }
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"first":0,"plain":1,"a\"b":2,"back\\slash":3,"line\nbreak":4,"#))
+        #expect(text.hasSuffix(#","last":true}"#))
+    }
+
     @Test func integerKeysBooleansAndNull() throws {
         var writer = JSONWriter()
         writer.object { writer in
@@ -59,7 +83,7 @@ import Testing
             case .object(let members):
                 writer.object { writer in
                     for key in members.keys.sorted() {
-                        writer.key(key)
+                        writer.key(text: key)
                         write(members[key] ?? .null, &writer)
                     }
                 }

@@ -58,7 +58,7 @@ extension JSONWriter {
     /// `link`, `flatrate`, `rent`, `buy`, `free`, `ads` as members of the current object.
     mutating func watchOptionMembers(_ options: WatchOptions) {
         member("link", options.link)
-        for (name, providers) in [
+        for (name, providers): (StaticString, [WatchProvider]) in [
             ("flatrate", options.flatrate), ("rent", options.rent), ("buy", options.buy), ("free", options.free),
             ("ads", options.ads),
         ] {

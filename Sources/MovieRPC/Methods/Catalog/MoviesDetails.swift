@@ -138,7 +138,7 @@ private struct DetailsMembers {
             writer.object { writer in
                 let regions = region.map { [$0] } ?? providers.keys.sorted()
                 for region in regions {
-                    writer.key(region)
+                    writer.key(text: region)
                     writer.object { writer in writer.watchOptionMembers(providers[region] ?? .none) }
                 }
             }

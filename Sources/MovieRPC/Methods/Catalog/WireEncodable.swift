@@ -45,7 +45,7 @@ extension JSONWriter {
 
     /// A timestamp member written straight into the reply (``Timestamp``'s format): making its `String` and
     /// then checking it for escapes was most of writing a catalog answer's provenance.
-    mutating func member(_ name: String, timestamp date: Date) {
+    mutating func member(_ name: StaticString, timestamp date: Date) {
         let millis = Timestamp.millis(date)
         guard Timestamp.isWritable(millis: millis) else { return member(name, Timestamp.string(millis: millis)) }
         member(name, plainASCII: Timestamp.length) { Timestamp.write(millis: millis, into: $0) }

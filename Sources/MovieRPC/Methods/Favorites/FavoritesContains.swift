@@ -22,7 +22,8 @@ public struct FavoritesContains: MovieMethod {
 
         public init(contains: [String: Bool]) {
             json = Self.written(contains.sorted { $0.key < $1.key }) { writer, member in
-                writer.member(member.key, member.value)
+                writer.key(text: member.key)
+                writer.value(member.value)
             }
         }
 
