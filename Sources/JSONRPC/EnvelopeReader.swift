@@ -88,7 +88,7 @@ enum EnvelopeReader {
         }
 
         private static func packed(_ name: StaticString) -> UInt64 {
-            packed(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            name.withUTF8Buffer(packed)
         }
     }
 
@@ -165,12 +165,10 @@ enum EnvelopeReader {
         private static func integer(_ literal: UnsafeBufferPointer<UInt8>) -> Int? {
             let isPlainInteger = !literal.contains { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }
             if isPlainInteger { return EnvelopeReader.plainInteger(literal) }
-
             // `1.0` or `1e2`: rare, and JSONDecoder's rules for them (through Double, then Decimal beyond
             // 2^53) are subtle, so it decides them itself.
             return try? JSONDecoder().decode(Int.self, from: Data(literal))
         }
-
     }
 
     /// The value of `-?[0-9]+` (the scanner has checked the grammar), nil beyond `Int`'s range.
