@@ -63,7 +63,7 @@ public enum ParamsDecoding {
         let found: UnrepresentableNumber?
         do {
             _ = try ParamsValue.$numberPaths.withValue(true) {
-                try Params(from: ParamsDecoder(try ParamsValue.parse(input.params)))
+                try ParamsDecoder.decode(Params.self, from: input.params)
             }
             found = nil
         } catch let error as UnrepresentableNumber {
