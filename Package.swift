@@ -11,8 +11,17 @@ import PackageDescription
 // resident memory for APIs the project does not need (Tests/integration/test_build.py holds this).
 let staticSwiftRuntime = LinkerSetting.unsafeFlags(
     ["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+//
+// `-disable-concrete-type-metadata-mangled-name-accessors`: code that needs the metadata of a concrete generic
+// type (a `[RequestID: Entry]`'s storage, a `Set<String>`) calls that type's metadata accessor with the witness
+// tables it already has, instead of asking the runtime to demangle the type's name. Demangling checks each
+// generic requirement (`Key: Hashable`) by searching every protocol conformance record in the binary, 4,866 of
+// them, about 300,000 instructions for each new key type: four such searches before the first answer, and one
+// on the first request's path, were a third of the instructions from exec to the first answer. (The runtime
+// caches what it found, so only the first use of each type paid; the binary grows by 60 KB of code.)
 let staticSwiftRuntimeCompile = SwiftSetting.unsafeFlags(
-    ["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+    ["-static-stdlib", "-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+    .when(platforms: [.linux], configuration: .release))
 
 // The C libraries from Debian's -dev packages. Release builds on Linux link their static archives (libsqlite3.a,
 // libssl.a, libcrypto.a, from the same packages): the loader then binds none of their ~6,500 symbol references
