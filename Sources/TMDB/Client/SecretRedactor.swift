@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Synchronization
 
 /// Removes secrets (the TMDB credential) from text before it goes into an error or a log line.
 ///
@@ -23,19 +24,46 @@ public struct SecretRedactor: Sendable {
     /// short enough that what is left of a cut-off key (at most 7 characters) tells little.
     public static let fragmentLength = 8
 
-    /// Every secret and its percent-encoded forms, for exact replacement (longest first).
-    private let exactForms: [String]
-    /// Every window of ``fragmentLength`` ASCII-lowercased bytes of every form of every secret, and the
-    /// windows' lengths (shorter for a short secret).
-    private let fragments: Set<[UInt8]>
-    private let windowLengths: [Int]
+    /// What `redact` compares text with, built at its first call: every client holds a redactor from its
+    /// start, and building the tables (a set of byte windows) took a million instructions, a quarter of the
+    /// start-up before the first answer, for text that is redacted only when something fails.
+    private let tables: LazyTables
+
+    private struct Tables: Sendable {
+        /// Every secret and its percent-encoded forms, for exact replacement (longest first).
+        let exactForms: [String]
+        /// Every window of ``fragmentLength`` ASCII-lowercased bytes of every form of every secret, and the
+        /// windows' lengths (shorter for a short secret).
+        let fragments: Set<[UInt8]>
+        let windowLengths: [Int]
+    }
+
+    private final class LazyTables: Sendable {
+        let secrets: [String]
+        private let built = Mutex<Tables?>(nil)
+
+        init(secrets: [String]) { self.secrets = secrets.filter { !$0.isEmpty } }
+
+        var value: Tables {
+            built.withLock { built in
+                if let built { return built }
+                let tables = SecretRedactor.makeTables(secrets)
+                built = tables
+                return tables
+            }
+        }
+    }
 
     /// Creates a redactor for the given secrets. Empty strings are ignored.
     public init(secrets: [String]) {
+        tables = LazyTables(secrets: secrets)
+    }
+
+    private static func makeTables(_ secrets: [String]) -> Tables {
         var exact: [String] = []
         var fragments: Set<[UInt8]> = []
         var lengths: Set<Int> = []
-        for secret in secrets where !secret.isEmpty {
+        for secret in secrets {
             exact.append(secret)
             let encoded = QueryEncoding.escape(secret)
             if encoded != secret {
@@ -51,9 +79,7 @@ public struct SecretRedactor: Sendable {
                 }
             }
         }
-        exactForms = exact.sorted { $0.count > $1.count }
-        self.fragments = fragments
-        windowLengths = lengths.sorted()
+        return Tables(exactForms: exact.sorted { $0.count > $1.count }, fragments: fragments, windowLengths: lengths.sorted())
     }
 
     /// Creates a redactor for the secret inside `credential`.
@@ -63,16 +89,17 @@ public struct SecretRedactor: Sendable {
 
     /// Returns `text` with every secret, and every run holding a fragment of one, replaced by ``placeholder``.
     public func redact(_ text: String) -> String {
-        guard !fragments.isEmpty || !exactForms.isEmpty else { return text }
+        guard !self.tables.secrets.isEmpty else { return text }
+        let tables = self.tables.value
         var result = text
-        for secret in exactForms {
+        for secret in tables.exactForms {
             result = Self.replacingIgnoringASCIICase(secret, in: result)
         }
         var output = ""
         var run: [UInt8] = []
         func flushRun() {
             guard !run.isEmpty else { return }
-            output += holdsFragment(run) ? Self.placeholder : String(decoding: run, as: UTF8.self)
+            output += holdsFragment(run, tables) ? Self.placeholder : String(decoding: run, as: UTF8.self)
             run.removeAll(keepingCapacity: true)
         }
         for scalar in result.unicodeScalars {
@@ -88,10 +115,10 @@ public struct SecretRedactor: Sendable {
     }
 
     /// Whether `run`, or what percent-decoding makes of it (up to three times), contains a fragment.
-    private func holdsFragment(_ run: [UInt8]) -> Bool {
+    private func holdsFragment(_ run: [UInt8], _ tables: Tables) -> Bool {
         var form = Self.lowercased(run)
         for _ in 0..<4 {
-            if containsFragment(form) { return true }
+            if Self.containsFragment(form, tables) { return true }
             let decoded = Self.lowercased(Self.percentDecoded(form))
             guard decoded != form else { return false }
             form = decoded
@@ -99,9 +126,9 @@ public struct SecretRedactor: Sendable {
         return false
     }
 
-    private func containsFragment(_ bytes: [UInt8]) -> Bool {
-        for length in windowLengths where bytes.count >= length {
-            for start in 0...(bytes.count - length) where fragments.contains(Array(bytes[start..<(start + length)])) {
+    private static func containsFragment(_ bytes: [UInt8], _ tables: Tables) -> Bool {
+        for length in tables.windowLengths where bytes.count >= length {
+            for start in 0...(bytes.count - length) where tables.fragments.contains(Array(bytes[start..<(start + length)])) {
                 return true
             }
         }
@@ -200,7 +227,7 @@ public struct SecretRedactor: Sendable {
 
 extension SecretRedactor: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Says how many secrets are held, never what they are.
-    public var description: String { "SecretRedactor(\(exactForms.count) form(s))" }
+    public var description: String { "SecretRedactor(\(tables.value.exactForms.count) form(s))" }
 
     /// Same as ``description``.
     public var debugDescription: String { description }
