@@ -77,11 +77,11 @@ public struct MethodTable: Sendable {
     private var entries: [String: Entry] = [:]
     private var notificationHandlers: [String: NotificationHandler] = [:]
     /// Param names each method accepts; a member not listed is rejected with -32602.
-    private let allowedParams: [String: Set<String>]
+    private let allowedParams: [String: [String]]
 
     /// - Parameter allowedParams: for each method, the param names it accepts (from the OpenRPC document).
     ///   Methods not listed accept any members their Params type ignores.
-    public init(allowedParams: [String: Set<String>] = [:]) {
+    public init(allowedParams: [String: [String]] = [:]) {
         self.allowedParams = allowedParams
     }
 

@@ -68,10 +68,9 @@ public enum MethodList {
         for method in all {
             register(method, in: &table, server: server)
         }
-        let document = contract.minifiedDocument  // shared by every reply
         table.registerRaw("rpc.discover") { input, _ in
             _ = try ParamsDecoding.decode(NoParams.self, from: input)
-            return document
+            return contract.minifiedDocument  // one copy, shared by every reply
         }
         table.onNotification("exit") { _ in server.exitRequested() }
         table.onNotification("initialized") { _ in }

@@ -19,32 +19,34 @@ public struct OpenRPCContract: Sendable {
     /// The document, minified, exactly as `rpc.discover` serves it (bytes, as replies are: one copy of
     /// the generated text, shared by every reply; `Data` made from the `String` and copied again into the
     /// reply bytes cost 500,000 instructions of every start).
-    public let minifiedDocument: [UInt8]
-    /// Param names per method name.
-    public let methodParams: [String: Set<String>]
+    public var minifiedDocument: [UInt8] { document ?? Self.embeddedDocument }
+    /// Nil for the embedded document, whose 90 KB are copied out of the generated text at their first use
+    /// (`rpc.discover`, MCP's tool list) rather than at every start.
+    private let document: [UInt8]?
+    private static let embeddedDocument = Array(OpenRPCDocumentJSON.text.utf8)
+    /// Param names per method name, in the document's order.
+    public let methodParams: [String: [String]]
 
     /// The embedded document, with the param names the generator read from it: decoding the document
     /// here instead took a millisecond of every start, before the first answer.
-    public static let embedded = OpenRPCContract(
-        minifiedDocument: Array(OpenRPCDocumentJSON.text.utf8),
-        methodParams: OpenRPCDocumentJSON.paramNames.mapValues { Set($0) })
+    public static let embedded = OpenRPCContract(document: nil, methodParams: OpenRPCDocumentJSON.paramNames)
 
-    init(minifiedDocument: [UInt8], methodParams: [String: Set<String>]) {
-        self.minifiedDocument = minifiedDocument
+    private init(document: [UInt8]?, methodParams: [String: [String]]) {
+        self.document = document
         self.methodParams = methodParams
     }
 
     /// Reads the param names from `document` itself.
     public init(document: Data) throws {
         let decoded = try JSONDecoder().decode(Document.self, from: document)
-        minifiedDocument = Array(document)
+        self.document = Array(document)
         methodParams = Dictionary(
-            decoded.methods.map { ($0.name, Set($0.params.map(\.name))) }, uniquingKeysWith: { first, _ in first })
+            decoded.methods.map { ($0.name, $0.params.map(\.name)) }, uniquingKeysWith: { first, _ in first })
     }
 
     public var methodNames: [String] { methodParams.keys.sorted() }
 
-    func paramNames(excluding open: [String]) -> [String: Set<String>] {
+    func paramNames(excluding open: [String]) -> [String: [String]] {
         methodParams.filter { !open.contains($0.key) }
     }
 }

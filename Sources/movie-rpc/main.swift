@@ -63,7 +63,9 @@ func writeToStdout(_ text: String) {
 /// `ProcessInfo.processInfo.environment` cost 718,000 instructions here, a tenth of the start-up before the
 /// first answer, most of it setting up `ProcessInfo` itself, which nothing else in the process uses.
 func processEnvironment() -> [String: String] {
-    var variables: [String: String] = [:]
+    var count = 0
+    while environ[count] != nil { count += 1 }
+    var variables = [String: String](minimumCapacity: count)  // no rehashing as it fills
     var entry = environ
     while let pointer = entry.pointee {
         let text = String(cString: pointer)

@@ -144,7 +144,7 @@ final class DispatcherFixture: Sendable {
     let mappedErrors = Recorder<String>()
     let dispatcher: Dispatcher
 
-    init(limits: Dispatcher.Limits = Dispatcher.Limits(), allowedParams: [String: Set<String>] = [:]) {
+    init(limits: Dispatcher.Limits = Dispatcher.Limits(), allowedParams: [String: [String]] = [:]) {
         var table = MethodTable(allowedParams: allowedParams)
         let gate = self.gate
         let slowStarted = self.slowStarted

@@ -15,7 +15,7 @@ struct MCPMetaParams: Decodable, Sendable {
 extension MethodList {
     /// The MCP methods, registered next to the movie methods and answered by the same handlers.
     static func registerMCP(in table: inout MethodTable, server: ServerContext, contract: OpenRPCContract) {
-        let catalog = LazyToolCatalog(document: contract.minifiedDocument)
+        let catalog = LazyToolCatalog(contract: contract)
         let methods = table  // the movie methods, for tools/call
 
         table.registerRaw("ping") { _, _ in Array("{}".utf8) }
@@ -114,7 +114,7 @@ enum ToolCallResult {
 /// The tool catalog, built from the document on first use (startup stays cheap for clients that never
 /// ask for tools).
 final class LazyToolCatalog: Sendable {
-    private let document: [UInt8]
+    private let contract: OpenRPCContract
     /// Not a generic `Result<…, ResponseError>`: making this object at start-up would then instantiate that
     /// type's metadata, whose `Failure: Error` check scans every conformance record of the binary (a quarter
     /// of a million instructions, 4 % of the start-up).
@@ -125,8 +125,8 @@ final class LazyToolCatalog: Sendable {
         case unreadable
     }
 
-    init(document: [UInt8]) {
-        self.document = document
+    init(contract: OpenRPCContract) {
+        self.contract = contract
     }
 
     func get() throws -> MCPToolCatalog {
@@ -134,7 +134,7 @@ final class LazyToolCatalog: Sendable {
             if let built { return built }
             let made: Built
             do {
-                made = .catalog(try MCPToolCatalog(document: Data(document)))
+                made = .catalog(try MCPToolCatalog(document: Data(contract.minifiedDocument)))
             } catch {
                 made = .unreadable
             }
