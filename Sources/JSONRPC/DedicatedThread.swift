@@ -9,7 +9,7 @@ import Darwin
 /// Starts a thread of its own for a loop that blocks in `read(2)` or on a semaphore, so that it never holds
 /// one of Swift's cooperative threads. The modules use FoundationEssentials, which has no `Thread`; a POSIX
 /// thread, detached, is what Foundation's would be.
-enum DedicatedThread {
+public enum DedicatedThread {
     private final class Start {
         let name: String
         let body: @Sendable () -> Void
@@ -23,7 +23,7 @@ enum DedicatedThread {
     /// Returns false when the system refused a thread (`EAGAIN`: a process or system limit); `body` does not
     /// run then.
     @discardableResult
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
         let start = Unmanaged.passRetained(Start(name: name, body: body))
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -236,8 +236,10 @@ public final class MovieServices: Sendable {
         await events.record(event, userID: await currentUserIDForEvents())
     }
 
-    /// Starts background work: a first sync when someone is logged in.
-    public func start() async {
+    /// Starts background work: a first sync when someone is logged in. Runs on its caller's executor, so
+    /// that without sync it returns at once: a hop to the global executor here put Dispatch's first threads
+    /// between exec and the first answer.
+    public nonisolated(nonsending) func start() async {
         await sync?.start()
     }
 

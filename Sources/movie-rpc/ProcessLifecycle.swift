@@ -1,4 +1,3 @@
-import Dispatch
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -18,8 +17,8 @@ import Synchronization
 /// Ending the process cleanly, from whichever thread asks: a signal, the LSP `exit` notification, or the
 /// end of input. Stored writes are flushed first.
 ///
-/// Deliberately not main-actor code: signal handlers run on a Dispatch queue and the `exit` notification
-/// on the reading thread, and a closure written in main.swift would carry main-actor isolation that the
+/// Deliberately not main-actor code: a signal is delivered on a thread of its own and the `exit`
+/// notification on the reading thread, and a closure written in main.swift would carry main-actor isolation that the
 /// runtime checks (and traps on) when it runs elsewhere.
 enum ProcessExit {
     /// Set by the first caller; `exit` must not run on two threads at once (its handlers would race).
@@ -27,8 +26,8 @@ enum ProcessExit {
 
     /// Flushes the domain's pending writes in a task, then exits with `status`; returns at once.
     ///
-    /// Nothing here blocks the calling thread: a signal handler runs on a Dispatch worker, and on Linux
-    /// Swift's tasks run on those same workers, so waiting there for the flush could starve the very task
+    /// Nothing here blocks the calling thread: the reading thread must go on answering while the flush
+    /// runs, and a caller on one of Swift's cooperative threads, waiting there, could starve the very task
     /// that flushes. A second caller (a signal during the end of input, say) is ignored.
     static func finish(_ server: MovieServer, status: Int32) {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
@@ -72,9 +71,10 @@ enum TerminationSignals {
     /// From a thread of its own, ends the process through `ProcessExit` at the first signal.
     static func deliver(to server: MovieServer) {
         guard pipeEnds.read >= 0 else { return }
-        // A queue of its own: the block waits in read(2) for the life of the process, on a thread Dispatch
-        // adds for it, never on one of Swift's cooperative threads.
-        DispatchQueue(label: "movie-rpc.signals").async {
+        // A thread of its own: it waits in read(2) for the life of the process, never on one of Swift's
+        // cooperative threads. Not a Dispatch queue: the first Dispatch work of the process also starts
+        // Dispatch's worker and event threads, which then stood between exec and the first answer.
+        DedicatedThread.start(name: "movie-rpc signal") {
             var byte: UInt8 = 0
             while read(pipeEnds.read, &byte, 1) != 1 {
                 guard errno == EINTR else { return }
