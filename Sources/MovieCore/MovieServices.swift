@@ -175,7 +175,9 @@ public final class MovieServices: Sendable {
     /// The user an event is attributed to, recorded or added: the current user as cached for recording
     /// (this process's logins and logouts show at once, another process's within a second). An add that
     /// read the session itself would queue a read per event on the connection its group commit writes on.
-    public func currentUserIDForEvents() async -> String? { await accounts.currentUserIDForRecording() }
+    public nonisolated(nonsending) func currentUserIDForEvents() async -> String? {
+        await accounts.currentUserIDForRecording()
+    }
 
     /// Whose events the events methods may read and delete now: the logged-in user's (read from the
     /// session, not the recording cache) and the anonymous ones, or all with `MOVIE_RPC_EVENTS_SCOPE=all`.
@@ -231,7 +233,8 @@ public final class MovieServices: Sendable {
     }
 
     /// Records what the user did, for the current user, in the activity log. Buffered: returns at once.
-    public func record(_ event: AppEvent) async {
+    /// Runs on its caller's executor (a request's): every recorded read passes here.
+    public nonisolated(nonsending) func record(_ event: AppEvent) async {
         guard configuration.recordEvents else { return }
         await events.record(event, userID: await currentUserIDForEvents())
     }

@@ -14,7 +14,8 @@ import Synchronization
 ///   waiting for TMDB when it fails are released to the cache too.
 /// - A memory layer in front of SQLite keeps hot cached answers from being decoded again. It is read
 ///   without entering the actor: a `cacheFirst` or `cacheOnly` read it can answer (an editor's usual read)
-///   neither waits behind the actor's work nor pays the two hops.
+///   neither waits behind the actor's work nor pays the two hops. The typed entry points run on their
+///   caller's executor (`nonisolated(nonsending)`), so such a read switches no executor at all.
 public actor MovieRepository {
     public let source: any CatalogSource
     private let cache: CatalogCache?
@@ -54,34 +55,34 @@ public actor MovieRepository {
 
     // MARK: Typed entry points
 
-    public nonisolated func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
+    public nonisolated(nonsending) func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
         try await typed(.genres(language: language), policy) { if case .genres(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated func page(
+    public nonisolated(nonsending) func page(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<MoviePage> {
         try await typed(request, policy) { if case .page(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated func details(
+    public nonisolated(nonsending) func details(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<MovieDetails> {
         try await typed(request, policy) { if case .details(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
+    public nonisolated(nonsending) func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
         try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated func videos(
+    public nonisolated(nonsending) func videos(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<[Video]> {
         try await typed(request, policy) { if case .videos(let value) = $0 { value } else { nil } }
     }
 
     /// Every country's offers, by ISO 3166-1 code.
-    public nonisolated func watchProviders(
+    public nonisolated(nonsending) func watchProviders(
         _ movieID: Int, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<[String: WatchOptions]> {
         try await typed(.watchProviders(movieID: movieID), policy) {
@@ -89,25 +90,25 @@ public actor MovieRepository {
         }
     }
 
-    public nonisolated func movie(
+    public nonisolated(nonsending) func movie(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<MovieSummary> {
         try await typed(request, policy) { if case .movie(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated func people(
+    public nonisolated(nonsending) func people(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<PersonPage> {
         try await typed(request, policy) { if case .people(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated func person(
+    public nonisolated(nonsending) func person(
         _ request: CatalogRequest, policy: CachePolicy = .networkFirst
     ) async throws -> Sourced<PersonDetails> {
         try await typed(request, policy) { if case .person(let value) = $0 { value } else { nil } }
     }
 
-    private nonisolated func typed<Value: Sendable>(
+    private nonisolated(nonsending) func typed<Value: Sendable>(
         _ request: CatalogRequest, _ policy: CachePolicy, _ extract: (CatalogPayload) -> Value?
     ) async throws -> Sourced<Value> {
         let sourced: Sourced<CatalogPayload>
