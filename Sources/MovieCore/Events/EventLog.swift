@@ -191,11 +191,25 @@ public final class EventLog: Sendable {
     }
 
     private nonisolated(nonsending) func record(_ pending: Pending) async {
-        enum Action { case none, flushInBackground, flushAndWait }
+        switch buffer(pending) {
+        case .none: break
+        case .flushInBackground: _ = enqueue { try await self.writePending(waitingForLock: false) }
+        case .flushAndWait: await flushQuietly(waitingForLock: false)
+        }
+    }
+
+    private enum BufferAction { case none, flushInBackground, flushAndWait }
+
+    /// Adds `pending` to the buffer (or counts it in the run it repeats) and says what the write must do.
+    /// Synchronous and not inlined: its lock's closure holds the event by address, and inside the async
+    /// `record` the compiler kept every such local in the task's frame, a kilobyte of the request's
+    /// task-local memory (its allocator then took one more slab from malloc for every recorded request).
+    @inline(never)
+    private func buffer(_ pending: Pending) -> BufferAction {
         var pending = pending
         let userID = pending.userID
         let span = runSpanMillis
-        let action = state.withLock { state -> Action in
+        return state.withLock { state -> BufferAction in
             if let userID, state.deletedUsers.contains(userID) { return .none }
             state.arrivals &+= 1
             if let last = state.buffer.indices.last {
@@ -223,11 +237,6 @@ public final class EventLog: Sendable {
                 state.timer = makeTimer()
             }
             return .none
-        }
-        switch action {
-        case .none: break
-        case .flushInBackground: _ = enqueue { try await self.writePending(waitingForLock: false) }
-        case .flushAndWait: await flushQuietly(waitingForLock: false)
         }
     }
 
