@@ -429,7 +429,10 @@ public final class Dispatcher: Sendable {
         // backlog is never worked through recursively on one stack.
         let task = here ? Task.immediate(operation: operation) : Task.detached(operation: operation)
         guard let id = job.id else { return }
-        inFlight.withLock { state in state.requests[id]?.attach(task, token: job.token) }
+        inFlight.withLock { state in
+            // Through its index: the optional-chained subscript's accessor took a malloc per request.
+            if let index = state.requests.index(forKey: id) { state.requests.values[index].attach(task, token: job.token) }
+        }
     }
 
     /// A job ended: start the next waiting one, let the reading thread read on once the backlog has
