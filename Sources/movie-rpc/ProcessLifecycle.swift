@@ -74,13 +74,18 @@ enum TerminationSignals {
         // A thread of its own: it waits in read(2) for the life of the process, never on one of Swift's
         // cooperative threads. Not a Dispatch queue: the first Dispatch work of the process also starts
         // Dispatch's worker and event threads, which then stood between exec and the first answer.
-        DedicatedThread.start(name: "movie-rpc signal") {
+        let started = DedicatedThread.start(name: "movie-rpc signal") {
             var byte: UInt8 = 0
             while read(pipeEnds.read, &byte, 1) != 1 {
                 guard errno == EINTR else { return }
             }
             Log.info("Signal \(byte): exiting")
             ProcessExit.finish(server, status: 0)
+        }
+        // No thread (a process limit): with the handlers left in place nobody would read the pipe, and the
+        // signals would be ignored; the default action (termination) at least ends the process.
+        if !started {
+            for signalNumber in [SIGTERM, SIGINT, SIGHUP] { signal(signalNumber, SIG_DFL) }
         }
     }
 
