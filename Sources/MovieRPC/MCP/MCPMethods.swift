@@ -116,8 +116,9 @@ enum ToolCallResult {
 final class LazyToolCatalog: Sendable {
     private let contract: OpenRPCContract
     /// Not a generic `Result<…, ResponseError>`: making this object at start-up would then instantiate that
-    /// type's metadata, whose `Failure: Error` check scans every conformance record of the binary (a quarter
-    /// of a million instructions, 4 % of the start-up).
+    /// type's metadata, whose `Failure: Error` check, in a build that finds metadata by its mangled name
+    /// (debug; release passes `-disable-concrete-type-metadata-mangled-name-accessors`), scans every
+    /// conformance record of the binary (a quarter of a million instructions).
     private let catalog = Mutex<Built?>(nil)
 
     private enum Built: Sendable {
