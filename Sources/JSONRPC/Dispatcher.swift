@@ -431,7 +431,9 @@ public final class Dispatcher: Sendable {
         guard let id = job.id else { return }
         inFlight.withLock { state in
             // Through its index: the optional-chained subscript's accessor took a malloc per request.
-            if let index = state.requests.index(forKey: id) { state.requests.values[index].attach(task, token: job.token) }
+            if let index = state.requests.index(forKey: id) {
+                state.requests.values[index].attach(task, token: job.token)
+            }
         }
     }
 

@@ -55,7 +55,9 @@ public actor MovieRepository {
 
     // MARK: Typed entry points
 
-    public nonisolated(nonsending) func genres(language: String?, policy: CachePolicy = .networkFirst) async throws -> Sourced<[Genre]> {
+    public nonisolated(nonsending) func genres(
+        language: String?, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<[Genre]> {
         try await typed(.genres(language: language), policy) { if case .genres(let value) = $0 { value } else { nil } }
     }
 
@@ -71,7 +73,9 @@ public actor MovieRepository {
         try await typed(request, policy) { if case .details(let value) = $0 { value } else { nil } }
     }
 
-    public nonisolated(nonsending) func credits(_ movieID: Int, policy: CachePolicy = .networkFirst) async throws -> Sourced<MovieCredits> {
+    public nonisolated(nonsending) func credits(
+        _ movieID: Int, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MovieCredits> {
         try await typed(.credits(movieID: movieID), policy) { if case .credits(let value) = $0 { value } else { nil } }
     }
 
