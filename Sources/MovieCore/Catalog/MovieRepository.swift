@@ -285,9 +285,7 @@ public actor MovieRepository {
 
     /// `networkFirst` requests waiting for TMDB, released when another request finds it unreachable: they
     /// then answer from the cache at once instead of each waiting for a timeout of its own.
-    /// (Made with `init()`: the `[:]` literal instantiated the storage's generic type, a search of every
-    /// protocol conformance in the binary for `UInt64: Hashable`, 200,000 instructions of every start.)
-    private var offlineWaiters = [UInt64: CheckedContinuation<Void, Never>]()
+    private var offlineWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     private var lastOfflineWaiterID: UInt64 = 0
 
     private func wentOffline() {
