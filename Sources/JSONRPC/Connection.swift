@@ -21,11 +21,15 @@ public final class Connection: Sendable, NotificationSending {
     public let dispatcher: Dispatcher
     private let endOfInput = OneShotSignal()
     private let roomWakeup = RoomWakeup()
+    /// How every request is answered: made once, not a closure allocated per request.
+    private let reply: Dispatcher.Reply
 
     public init(inputFD: Int32, outputFD: Int32, dispatcher: Dispatcher) {
+        let output = OutputChannel(fd: outputFD, maxQueuedBytes: dispatcher.limits.maxQueuedOutputBytes)
         self.inputFD = inputFD
-        self.output = OutputChannel(fd: outputFD, maxQueuedBytes: dispatcher.limits.maxQueuedOutputBytes)
+        self.output = output
         self.dispatcher = dispatcher
+        reply = { data in output.send(data, moreComing: dispatcher.hasOtherRequestsInFlight) }
         dispatcher.setNotifier(self)
         dispatcher.setReplyRoom(output)
         output.whenFull { [roomWakeup] in roomWakeup.signal() }
@@ -131,11 +135,18 @@ public final class Connection: Sendable, NotificationSending {
     /// fills the output, then the framing buffer, and then the pipe holds it back: memory stays bounded.
     private func takeRequests(from framing: inout (any MessageFraming)?) -> Bool {
         guard framing != nil else { return true }
-        // The replies of the requests answered while they are taken go out together when the run ends.
-        output.holdWrites()
-        defer { output.releaseWrites() }
+        // The replies of the requests answered while they are taken go out together when the run ends. The
+        // last request read (the only one, for a client that waits for each answer) is not held: its reply is
+        // written as soon as it is ready, and its task's teardown runs while the client reads it.
+        var holding = false
+        defer { if holding { output.releaseWrites() } }
         while hasRoom {
             guard let event = framing?.next() else { return true }
+            let moreRead = (framing?.bufferedByteCount ?? 0) > 0
+            if moreRead != holding {
+                if moreRead { output.holdWrites() } else { output.releaseWrites() }
+                holding = moreRead
+            }
             deliver(event)
         }
         return false
@@ -145,9 +156,6 @@ public final class Connection: Sendable, NotificationSending {
     private var hasRoom: Bool { dispatcher.hasRoom && !output.isFull }
 
     private func deliver(_ event: FrameEvent) {
-        let reply: Dispatcher.Reply = { [output, dispatcher] data in
-            output.send(data, moreComing: dispatcher.hasOtherRequestsInFlight)
-        }
         switch event {
         case .message(let bytes): dispatcher.receive(bytes, reply: reply)
         case .error(let error): dispatcher.receive(framingError: error, reply: reply)
