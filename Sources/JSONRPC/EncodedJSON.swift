@@ -18,9 +18,10 @@ public struct EncodedJSON: JSONWritable, Sendable, Equatable {
         bytes = writer.bytes
     }
 
-    /// Writes the object `body` fills once and keeps its bytes.
-    public init(object body: (inout JSONWriter) -> Void) {
-        var writer = JSONWriter(capacity: 4096)
+    /// Writes the object `body` fills once and keeps its bytes (in a buffer of `capacity` bytes, more if
+    /// they need it).
+    public init(object body: (inout JSONWriter) -> Void, capacity: Int = 4096) {
+        var writer = JSONWriter(capacity: capacity)
         writer.object(body)
         bytes = writer.bytes
     }

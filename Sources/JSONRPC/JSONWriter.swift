@@ -54,6 +54,14 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Writes the members of `object` (an object written before by a writer) into the object being written,
+    /// after its members so far: copied, not written again.
+    public mutating func members(of object: EncodedJSON) {
+        guard object.bytes.count > 2 else { return }  // `{}` has none
+        separate()
+        object.bytes.withUnsafeBufferPointer { bytes.append(contentsOf: $0.dropFirst().dropLast()) }
+    }
+
     /// Bytes reserved after an extended object's copied members (a catalog answer's provenance is about 80).
     static let roomAfterExtendedObject = 256
 

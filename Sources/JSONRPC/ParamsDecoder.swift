@@ -14,13 +14,43 @@ import Foundation
 /// wrong type is `typeMismatch` (`Dictionary<String, Any>` for an object, `Array<Any>` for an array); a
 /// null where a value must be is `valueNotFound`; a missing member is `keyNotFound`. No `userInfo`.
 struct ParamsDecoder: Decoder {
-    let value: ParamsValue
-    let codingPath: [any CodingKey]
+    private let storage: Storage
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+    /// The value, and its path when it is not the params themselves. The params' decoder (every request
+    /// has one) holds no path, so it fits an existential's inline buffer: `init(from:)` takes it without
+    /// allocating a box, which a value and a path together (32 bytes) cost on every request.
+    private enum Storage {
+        case params(ParamsValue)
+        case nested(Nested)
+    }
+
+    private final class Nested {
+        let value: ParamsValue
+        let codingPath: [any CodingKey]
+
+        init(value: ParamsValue, codingPath: [any CodingKey]) {
+            self.value = value
+            self.codingPath = codingPath
+        }
+    }
+
     init(_ value: ParamsValue, codingPath: [any CodingKey] = []) {
-        self.value = value
-        self.codingPath = codingPath
+        storage = codingPath.isEmpty ? .params(value) : .nested(Nested(value: value, codingPath: codingPath))
+    }
+
+    var value: ParamsValue {
+        switch storage {
+        case .params(let value): value
+        case .nested(let nested): nested.value
+        }
+    }
+
+    var codingPath: [any CodingKey] {
+        switch storage {
+        case .params: []
+        case .nested(let nested): nested.codingPath
+        }
     }
 
     /// Decodes `T` from the JSON text `bytes`; throws `DecodingError` as described above.

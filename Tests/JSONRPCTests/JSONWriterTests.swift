@@ -33,6 +33,23 @@ import Testing
 
     /// Keys named in the source are written as they are; keys from data are escaped as `JSONEncoder`
     /// escapes them, and the two kinds mix in one object.
+    /// Members copied from an object written before sit among members written now with the commas of
+    /// writing them all: first, between, last, alone, and none from `{}`.
+    @Test func membersCopiedFromAnotherObject() {
+        let kept = EncodedJSON(object: { $0.member("a", 1); $0.member("b", "x") }, capacity: 16)
+        var written = JSONWriter()
+        written.object { writer in
+            writer.members(of: kept)
+            writer.member("c", true)
+            writer.key("inner")
+            writer.object { writer in writer.members(of: kept) }
+            writer.members(of: EncodedJSON(object: { _ in }))
+            writer.members(of: kept)
+        }
+        #expect(String(decoding: written.bytes, as: UTF8.self)
+                == #"{"a":1,"b":"x","c":true,"inner":{"a":1,"b":"x"},"a":1,"b":"x"}"#)
+    }
+
     @Test func literalKeysAndKeysFromData() throws {
         let names = ["plain", "a\"b", "back\\slash", "line\nbreak", "caf\u{E9}", "\u{1}"]
         var writer = JSONWriter()

@@ -45,6 +45,26 @@ import Testing
         #expect(answers.count == 1)
     }
 
+    /// `source` and `fetchedAt` are kept with a copy for the source it was last served as: a copy fetched
+    /// (`network`) and then read (`cache`) says which each time, and demo answers, made anew for each
+    /// request, each say when.
+    @Test func theKeptProvenanceFollowsTheSourceAndDemoAnswersTellTheirOwnTime() {
+        let answers = EncodedAnswers()
+        let genres = [Genre(id: 28, name: "Action")]
+        for source in [CatalogSourceKind.network, .cache, .cache, .network, .cache] {
+            let sourced = Sourced(value: genres, source: source, fetchedAt: CatalogWireTests.fetchedAt, stale: false)
+            let served = written(GenresList.Result(sourced: sourced, answers: answers, request: .genres(language: nil)))
+            #expect(served == written(GenresList.Result(sourced: sourced)))
+            #expect(served.contains(#""source":"\#(source.rawValue)""#))
+        }
+        for second in 0..<3 {
+            let demo = Sourced(value: genres, source: .demo,
+                               fetchedAt: CatalogWireTests.fetchedAt.addingTimeInterval(Double(second)), stale: false)
+            let served = written(GenresList.Result(sourced: demo, answers: answers, request: .genres(language: "en")))
+            #expect(served.contains(#""fetchedAt":"2026-01-01T00:00:0\#(second).000Z""#))
+        }
+    }
+
     @Test func partialAnswersAreNotKeptAndTheCacheIsBounded() {
         let answers = EncodedAnswers(capacity: 3)
         let partial = Sourced(value: page, source: .cache, fetchedAt: CatalogWireTests.fetchedAt, stale: false,

@@ -132,10 +132,9 @@ public struct MoviePageResult: WireEncodable, Sendable {
         _ sourced: Sourced<MoviePage>, sizes: ImageSizes, reportsCompleteness: Bool = false,
         answers: EncodedAnswers? = nil, request: CatalogRequest? = nil
     ) {
-        provenance = Provenance(sourced)
         complete = sourced.complete
         self.reportsCompleteness = reportsCompleteness
-        members = EncodedAnswers.members(
+        (members, provenance) = EncodedAnswers.answer(
             in: answers, key: request.map { EncodedAnswers.Key(request: $0, shape: .page(sizes)) }, sourced
         ) { writer in Self.writeMembers(sourced.value, sizes: sizes, to: &writer) }
     }

@@ -16,9 +16,8 @@ public struct GenresList: MovieMethod {
         private let members: EncodedJSON
 
         init(sourced: Sourced<[Genre]>, answers: EncodedAnswers? = nil, request: CatalogRequest? = nil) {
-            provenance = Provenance(sourced)
             let key = request.map { EncodedAnswers.Key(request: $0, shape: .genres) }
-            members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in
+            (members, provenance) = EncodedAnswers.answer(in: answers, key: key, sourced) { writer in
                 writer.key("genres")
                 writer.genres(sourced.value)
             }

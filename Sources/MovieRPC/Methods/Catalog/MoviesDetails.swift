@@ -28,12 +28,11 @@ public struct MoviesDetails: MovieMethod {
             sourced: Sourced<MovieDetails>, sizes: ImageSizes, include: Set<DetailsPart> = [], region: String? = nil,
             answers: EncodedAnswers? = nil, request: CatalogRequest? = nil
         ) {
-            provenance = Provenance(sourced)
             let key = request.map {
                 EncodedAnswers.Key(request: $0, shape: .details(sizes, parts: include, region: region))
             }
             // The members are made only when they are written (a kept answer needs no copy of the details).
-            members = EncodedAnswers.members(in: answers, key: key, sourced) { writer in
+            (members, provenance) = EncodedAnswers.answer(in: answers, key: key, sourced) { writer in
                 DetailsMembers(details: sourced.value, sizes: sizes, include: include, region: region)
                     .write(to: &writer)
             }

@@ -23,11 +23,20 @@ struct Provenance: Sendable {
     var source: CatalogSourceKind
     var fetchedAt: Date
     var stale: Bool
+    /// `source` and `fetchedAt` as ``origin(of:)`` wrote them, when kept with the stored copy: copied into
+    /// the answer instead of written again (the timestamp was most of a cached answer's own work).
+    var origin: EncodedJSON?
 
-    init<Value>(_ sourced: Sourced<Value>) {
+    init<Value>(_ sourced: Sourced<Value>, origin: EncodedJSON? = nil) {
         source = sourced.source
         fetchedAt = sourced.fetchedAt
         stale = sourced.stale
+        self.origin = origin
+    }
+
+    /// The `source` and `fetchedAt` members of `sourced`'s answers, as an object.
+    static func origin<Value>(of sourced: Sourced<Value>) -> EncodedJSON {
+        EncodedJSON(object: { writer in writer.origin(sourced.source, fetchedAt: sourced.fetchedAt) }, capacity: 96)
     }
 }
 
@@ -38,9 +47,18 @@ extension JSONWriter {
     }
 
     mutating func provenance(_ provenance: Provenance) {
-        member("source", provenance.source.rawValue)
-        member("fetchedAt", timestamp: provenance.fetchedAt)
+        if let origin = provenance.origin {
+            members(of: origin)
+        } else {
+            self.origin(provenance.source, fetchedAt: provenance.fetchedAt)
+        }
         member("stale", provenance.stale)
+    }
+
+    /// `"source"` and `"fetchedAt"`: the part of a provenance fixed for a stored copy and source.
+    mutating func origin(_ source: CatalogSourceKind, fetchedAt: Date) {
+        member("source", source.rawValue)
+        member("fetchedAt", timestamp: fetchedAt)
     }
 
     /// A timestamp member written straight into the reply (``Timestamp``'s format): making its `String` and
