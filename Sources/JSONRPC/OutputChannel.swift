@@ -25,8 +25,8 @@ import Synchronization
 /// - **The writer thread** waits for the client to read. It also takes the replies of requests that finish
 ///   while others are in flight (`moreComing`), so that they go out together rather than one `write` each.
 /// - **The reading thread** holds the output while it takes a run of requests from one read
-///   (``holdWrites()``, ``releaseWrites()``): their replies queue and go out in one `write` when it releases,
-///   or as soon as a pipe's worth waits.
+///   (``holdWrites()``, ``releaseWrites()``): their replies queue and go out in one `write` when it releases
+///   (before the run's last request, whose reply its sender writes), or as soon as a pipe's worth waits.
 ///
 /// Frames wait in a queue with a byte budget (`maxQueuedBytes`), each counted by its buffer's capacity, the
 /// memory it holds (a reply's buffer may be up to twice its bytes). The budget is not enforced here, where a
