@@ -7,13 +7,14 @@ import Foundation
 /// Where a request's params are: the bytes of the `params` value (decoded by the method's own type, on
 /// their own: not the whole message) and the kind of value it is.
 public struct ParamsInput: Sendable {
-    /// The `params` value's JSON; empty when the message has none.
-    public let params: [UInt8]
+    /// The `params` value's JSON; empty when the message has none. A slice of the message: the params are
+    /// read where they are, not copied into an array of their own for every request.
+    public let params: ArraySlice<UInt8>
     let kind: MessageEnvelope.ParamsMember
 
     init(message: [UInt8], envelope: MessageEnvelope) {
         if let range = envelope.paramsRange {
-            self.params = Array(message[range])
+            self.params = message[range]
         } else {
             self.params = []
         }
@@ -22,7 +23,7 @@ public struct ParamsInput: Sendable {
 
     /// Params given as a standalone JSON object or null (e.g. MCP `tools/call` arguments).
     public init(paramsObject: [UInt8]) {
-        self.params = paramsObject
+        self.params = paramsObject[...]
         let first = paramsObject.first(where: { $0 > 0x20 })
         self.kind = first == UInt8(ascii: "{") ? .object : first == UInt8(ascii: "n") ? .null : .invalid
     }
