@@ -105,6 +105,22 @@ def sequential(pipe: Pipe, payload: bytes, count: int, warmup: int = 200) -> dic
     return {"p50_us": percentile(samples, 0.5), "p99_us": percentile(samples, 0.99), "n": count, "samples": samples}
 
 
+def interleaved_sequential_p50s(pipes: dict, rounds: int, block: int, warmup: int = 300) -> dict[object, list[float]]:
+    """Sequential p50s of several servers that share the machine's moments: `pipes` maps a key to a (Pipe,
+    request) pair; after `warmup` requests on each, every round runs a block of `block` requests on every pipe
+    in turn, the order reversed every other round. Returns each key's p50 per round (the rounds line up, so
+    ratios can be taken round by round)."""
+    for pipe, payload in pipes.values():
+        sequential(pipe, payload, 0, warmup=warmup)
+    p50s: dict[object, list[float]] = {key: [] for key in pipes}
+    keys = list(pipes)
+    for round_number in range(rounds):
+        for key in keys if round_number % 2 == 0 else reversed(keys):
+            pipe, payload = pipes[key]
+            p50s[key].append(statistics.median(sequential(pipe, payload, block, warmup=0)["samples"]))
+    return p50s
+
+
 def pipelined(pipe: Pipe, payload_for, count: int) -> float:
     data = b"".join(payload_for(i) for i in range(count))
     writer = threading.Thread(target=pipe.send, args=(data,))

@@ -41,27 +41,16 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--block", type=int, default=400, help="requests per pipe per round")
     args = parser.parse_args()
-    pipes: dict[tuple[str, str], Pipe] = {}
+    pipes: dict[object, tuple[Pipe, bytes]] = {}
     for binary in args.binaries:
         env = bench.methods_env(binary)
-        for method in METHODS:
-            pipes[(binary, method)] = Pipe([binary], env)
-    echo = Pipe(bench.c_echo_command(), dict(os.environ))
-    echo_request = request("server.info", 1, None)
-    for (_, method), pipe in pipes.items():
-        bench.sequential(pipe, request(method, 1, METHODS[method]), 0, warmup=300)
-    bench.sequential(echo, echo_request, 0, warmup=300)
-
-    p50s: dict[tuple[str, str], list[float]] = {key: [] for key in pipes}
-    echo_p50s: list[float] = []
-    keys = list(pipes)
-    for round_number in range(args.rounds):
-        for key in keys if round_number % 2 == 0 else reversed(keys):
-            samples = bench.sequential(pipes[key], request(key[1], 1, METHODS[key[1]]), args.block, warmup=0)
-            p50s[key].append(statistics.median(samples["samples"]))
-        echo_p50s.append(statistics.median(bench.sequential(echo, echo_request, args.block, warmup=0)["samples"]))
-    for pipe in list(pipes.values()) + [echo]:
+        for method, params in METHODS.items():
+            pipes[(binary, method)] = (Pipe([binary], env), request(method, 1, params))
+    pipes["echo"] = (Pipe(bench.c_echo_command(), dict(os.environ)), request("server.info", 1, None))
+    p50s = bench.interleaved_sequential_p50s(pipes, args.rounds, args.block)
+    for pipe, _ in pipes.values():
         pipe.close()
+    echo_p50s = p50s.pop("echo")
 
     print(f"C echo: p50 {statistics.median(echo_p50s):.1f} µs (median of {args.rounds} rounds of {args.block})")
     print("| binary | method | sequential p50 | × the C echo |")

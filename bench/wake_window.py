@@ -46,17 +46,10 @@ def main() -> int:
         env = bench.methods_env(args.binary)
         for method, params in METHODS.items():
             pipes[method] = (Pipe([args.binary], env), request(method, 1, params))
-    for pipe, payload in pipes.values():
-        bench.sequential(pipe, payload, 0, warmup=300)
-
-    p50s: dict[str, list[float]] = {name: [] for name in pipes}
-    names = list(pipes)
-    for round_number in range(args.rounds):
-        for name in names if round_number % 2 == 0 else reversed(names):
-            pipe, payload = pipes[name]
-            p50s[name].append(bench.sequential(pipe, payload, args.block, warmup=0)["p50_us"])
+    p50s = bench.interleaved_sequential_p50s(pipes, args.rounds, args.block)
     for pipe, _ in pipes.values():
         pipe.close()
+    names = list(pipes)
 
     base = statistics.median(p50s[names[0]])
     print(f"C echo, not busy: p50 {base:.1f} µs (median of {args.rounds} rounds of {args.block})")
