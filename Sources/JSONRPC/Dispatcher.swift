@@ -136,7 +136,8 @@ public final class Dispatcher: Sendable {
 
     /// Work for one request (or batch or notification), and the entry to attach its task to.
     private struct Job: Sendable {
-        var body: @Sendable () async -> Void
+        var work: Work
+        /// The in-flight entry's id: nil for a notification, a batch and a request with id null.
         var id: RequestID?
         var token: UInt64
         /// A control message (``RPCMethod/isControl``): started whatever waits for a slot of the others.
@@ -145,6 +146,25 @@ public final class Dispatcher: Sendable {
         var cost = 0
         /// Cancelled while it waited for a slot: ``cancel(_:)`` starts it at once, to answer -32800.
         var cancelled = false
+    }
+
+    /// What a job does. A single message's call is data the task runs directly, not a closure: each closure
+    /// and its reabstraction thunks were an async frame and a hop back more per request.
+    private enum Work: Sendable {
+        case call(MethodCall)
+        /// A batch, whose members run as child tasks of this one.
+        case batch(@Sendable () async -> Void)
+    }
+
+    /// One method called by a single message.
+    private struct MethodCall: Sendable {
+        var entry: MethodTable.Entry?
+        var method: String
+        var input: ParamsInput
+        /// Where its answer goes; nil for a notification, which is never answered.
+        var reply: Reply?
+        /// The id its answer carries: the job's, or nil for `"id": null` (a request that cannot be cancelled).
+        var answerID: RequestID?
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -308,9 +328,8 @@ public final class Dispatcher: Sendable {
             return
         }
         // A method sent as a notification still runs; its result is not sent.
-        track(cost: message.count + Limits.requestOverhead) { [self] in
-            _ = await answer(entry, method: method, id: nil, input: input)
-        }
+        let call = MethodCall(entry: entry, method: method, input: input, reply: nil, answerID: nil)
+        track(.call(call), cost: message.count + Limits.requestOverhead)
     }
 
     private func startRequest(
@@ -321,11 +340,10 @@ public final class Dispatcher: Sendable {
         let entry = table.entry(for: method)
         let control = entry?.isControl ?? false
         let cost = message.count + Limits.requestOverhead
+        let call = MethodCall(entry: entry, method: method, input: input, reply: reply, answerID: id)
         guard let id else {
             // `"id": null` is a request whose answer carries id null; it cannot be cancelled.
-            track(control: control, cost: cost) { [self] in
-                reply(await answer(entry, method: method, id: nil, input: input).bytes)
-            }
+            track(.call(call), control: control, cost: cost)
             return
         }
         let token = inFlight.withLock { state -> UInt64 in
@@ -333,16 +351,7 @@ public final class Dispatcher: Sendable {
             state.requests[id] = Entry(token: state.nextToken)
             return state.nextToken
         }
-        track(id: id, token: token, control: control, cost: cost) { [self] in
-            let response = await answer(entry, method: method, id: id, input: input).bytes
-            inFlight.withLock { state in
-                // One lookup: the entry is this request's unless a later one reused the id.
-                if let index = state.requests.index(forKey: id), state.requests.values[index].token == token {
-                    state.requests.remove(at: index)
-                }
-            }
-            reply(response)
-        }
+        track(.call(call), id: id, token: token, control: control, cost: cost)
     }
 
     /// Cancels the in-flight request `id`; it then answers -32800. Unknown ids are ignored. A request still
@@ -364,12 +373,9 @@ public final class Dispatcher: Sendable {
         if let waiting { start(waiting) }
     }
 
-    /// Runs `body` in a detached task counted as in flight, now or when a slot frees up.
-    private func track(
-        id: RequestID? = nil, token: UInt64 = 0, control: Bool = false, cost: Int,
-        _ body: @escaping @Sendable () async -> Void
-    ) {
-        let job = Job(body: body, id: id, token: token, control: control, cost: cost)
+    /// Runs `work` in a task of its own counted as in flight, now or when a slot frees up.
+    private func track(_ work: Work, id: RequestID? = nil, token: UInt64 = 0, control: Bool = false, cost: Int) {
+        let job = Job(work: work, id: id, token: token, control: control, cost: cost)
         enum Start { case no, onItsOwn, here }
         let start = inFlight.withLock { state -> Start in
             state.queuedInputBytes += cost
@@ -410,24 +416,17 @@ public final class Dispatcher: Sendable {
     /// until the task's first suspension, after which it goes on in the global executor. A request answered
     /// from memory then costs no wake-up of another thread.
     private func start(_ job: Job, here: Bool = false) {
-        // `@concurrent`: a task's operation has no caller to share an executor with (the module's other async
-        // closures run on their caller's, see Package.swift).
-        let operation: @Sendable @concurrent () async -> Void = { [self] in
-            // Cancelled while it waited for a slot: cancelled from its start, whether or not the task is
-            // attached yet. (A cancellation between this start and the attaching is seen by `attach`.)
-            if job.cancelled { withUnsafeCurrentTask { $0?.cancel() } }
-            // Control requests too: a client that does not read gains nothing from their being answered,
-            // and a flood of them must not grow the output past its budget either.
-            if let room = replyRoom.withLock({ $0 }) { await room.waitForRoom() }
-            await job.body()
-            finished(job)
-        }
         // Every request takes this one path, a task with no executor preference. Started here, it runs on
         // this thread only until it first suspends: it never takes the reading thread with it (a preference
         // would, with the default actors it calls), so a slow query never stops the reading of control
         // messages. A job started from `finished` (another request's end) is never started here, so that a
-        // backlog is never worked through recursively on one stack.
-        let task = here ? Task.immediate(operation: operation) : Task.detached(operation: operation)
+        // backlog is never worked through recursively on one stack. (The operations are written out where
+        // the tasks are made, in the type each takes: a closure stored first was converted to it by three
+        // thunks, each an async frame, on every request.)
+        let task =
+            here
+            ? Task.immediate { @concurrent [self] in await run(job) }
+            : Task.detached { @concurrent [self] in await run(job) }
         guard let id = job.id else { return }
         inFlight.withLock { state in
             // Through its index: the optional-chained subscript's accessor took a malloc per request.
@@ -435,6 +434,34 @@ public final class Dispatcher: Sendable {
                 state.requests.values[index].attach(task, token: job.token)
             }
         }
+    }
+
+    /// A job's task: waits for room for its reply, does its work, and counts it finished.
+    private func run(_ job: Job) async {
+        // Cancelled while it waited for a slot: cancelled from its start, whether or not the task is
+        // attached yet. (A cancellation between this start and the attaching is seen by `attach`.)
+        if job.cancelled { withUnsafeCurrentTask { $0?.cancel() } }
+        // Control requests too: a client that does not read gains nothing from their being answered, and a
+        // flood of them must not grow the output past its budget either. Asked first, so that the common
+        // case (room) costs no suspension point.
+        if let room = replyRoom.withLock({ $0 }), room.isFull { await room.waitForRoom() }
+        switch job.work {
+        case .call(let call):
+            let response = await answer(call.entry, method: call.method, id: call.answerID, input: call.input).bytes
+            if let id = job.id {
+                let token = job.token
+                inFlight.withLock { state in
+                    // One lookup: the entry is this request's unless a later one reused the id.
+                    if let index = state.requests.index(forKey: id), state.requests.values[index].token == token {
+                        state.requests.remove(at: index)
+                    }
+                }
+            }
+            call.reply?(response)
+        case .batch(let body):
+            await body()
+        }
+        finished(job)
     }
 
     /// A job ended: start the next waiting one, let the reading thread read on once the backlog has
@@ -524,7 +551,7 @@ public final class Dispatcher: Sendable {
         }
         let requests = pending
         let answered = immediate
-        track(cost: frame.count * 2 + Limits.requestOverhead) { [self] in
+        track(.batch { [self] in
             var budget = BatchReplyBudget(limit: limits.maxBatchReplySize, answered: answered)
             // A batch's members run concurrently, but no more of them at once than the request limit.
             let window = limits.maxConcurrentRequests
@@ -551,7 +578,7 @@ public final class Dispatcher: Sendable {
                 for await (id, reply, isError) in group { budget.add(reply, isError: isError, id: id) }
             }
             reply(Self.batchResponse(budget.parts))
-        }
+        }, cost: frame.count * 2 + Limits.requestOverhead)
     }
 
     // MARK: Encoding replies

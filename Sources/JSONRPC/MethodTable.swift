@@ -50,6 +50,8 @@ public struct RequestContext: Sendable {
 
 /// Where replies wait to be written: a request waits for room there before it starts.
 protocol ReplyRoom: Sendable {
+    /// Whether a request must wait (`waitForRoom`) before it starts; asked first, without a suspension point.
+    var isFull: Bool { get }
     func waitForRoom() async
 }
 
@@ -86,19 +88,25 @@ public struct MethodTable: Sendable {
         self.allowedParams = allowedParams
     }
 
-    /// Registers a typed method: its params are decoded into `M.Params` and its result encoded from
-    /// `M.Result`.
-    public mutating func register<M: RPCMethod>(
-        _ method: M.Type, handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
-    ) {
+    /// Registers a method that serves itself with `context`: its params are decoded into `M.Params`, it is
+    /// called as `M.handle`, and its result is encoded from `M.Result`.
+    public mutating func register<M: ServedMethod>(_ method: M.Type, context: M.Context) {
         let allowed = allowedParams[M.name]
-        entries[M.name] = Entry(writeReply: { (input, context, reply: consuming [UInt8]) in
+        entries[M.name] = Entry(writeReply: { (input, request, reply: consuming [UInt8]) in
             let params = try ParamsDecoding.decode(M.Params.self, from: input, allowed: allowed)
-            let result = try await handler(params, context)
+            let result = try await M.handle(params, context: context, request: request)
             var reply = consume reply
             try M.write(result: result, into: &reply)
             return reply
         }, isControl: M.isControl)
+    }
+
+    /// Registers a typed method served by `handler`: its params are decoded into `M.Params` and its result
+    /// encoded from `M.Result`.
+    public mutating func register<M: RPCMethod>(
+        _ method: M.Type, handler: @escaping @Sendable (M.Params, RequestContext) async throws -> M.Result
+    ) {
+        register(ServedByClosure<M>.self, context: handler)
     }
 
     /// Registers a method whose result is already-encoded JSON (a document served as it is).
@@ -126,6 +134,26 @@ public struct MethodTable: Sendable {
 
     /// Every registered request method, sorted.
     public var methodNames: [String] { entries.keys.sorted() }
+}
+
+/// `M` served by a closure, so that every typed method's entry is made in one place.
+private enum ServedByClosure<M: RPCMethod>: ServedMethod {
+    typealias Params = M.Params
+    typealias Result = M.Result
+
+    static var name: String { M.name }
+    static var isControl: Bool { M.isControl }
+
+    static func write(result: Result, into bytes: inout [UInt8]) throws {
+        try M.write(result: result, into: &bytes)
+    }
+
+    static func handle(
+        _ params: Params, context handler: @Sendable (Params, RequestContext) async throws -> Result,
+        request: RequestContext
+    ) async throws -> Result {
+        try await handler(params, request)
+    }
 }
 
 /// Encodes results the one way the server does: `JSONEncoder`, unescaped slashes, no newlines.

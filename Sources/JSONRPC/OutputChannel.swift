@@ -296,7 +296,7 @@ final class OutputChannel: ReplyRoom {
 
     /// Returns once the queue is below its budget (at once when it is).
     func waitForRoom() async {
-        guard state.withLock({ $0.queuedBytes >= maxQueuedBytes && !$0.closed }) else { return }
+        guard isFull else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let hasRoom = state.withLock { state -> Bool in
                 if state.queuedBytes < maxQueuedBytes || state.closed { return true }

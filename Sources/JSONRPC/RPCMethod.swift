@@ -28,6 +28,14 @@ public protocol RPCMethod: Sendable {
     static func write(result: Result, into bytes: inout [UInt8]) throws
 }
 
+/// A method that serves itself: its handler is the type's own `handle`, given the application's context (its
+/// services) once, when it is registered (``MethodTable/register(_:context:)``). The table then calls it
+/// directly, with no closure between the dispatcher and the method.
+public protocol ServedMethod: RPCMethod {
+    associatedtype Context: Sendable
+    static func handle(_ params: Params, context: Context, request: RequestContext) async throws -> Result
+}
+
 extension RPCMethod {
     public static var isControl: Bool { false }
 

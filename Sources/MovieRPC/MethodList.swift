@@ -66,7 +66,7 @@ public enum MethodList {
         var table = MethodTable(allowedParams: contract.paramNames(excluding: all.filter { $0.acceptsAnyParams }
             .map { $0.name }))
         for method in all {
-            register(method, in: &table, server: server)
+            table.register(method, context: server)
         }
         table.registerRaw("rpc.discover") { input, _ in
             _ = try ParamsDecoding.decode(NoParams.self, from: input)
@@ -78,11 +78,5 @@ public enum MethodList {
         registerMCP(in: &table, server: server, contract: contract)
         table.onNotification("notifications/initialized") { _ in }
         return table
-    }
-
-    private static func register<M: MovieMethod>(_ method: M.Type, in table: inout MethodTable, server: ServerContext) {
-        table.register(method) { params, request in
-            try await M.handle(params, server: server, request: request)
-        }
     }
 }

@@ -161,6 +161,9 @@ final class GatedRoom: ReplyRoom {
     let gate = Gate()
     let waiters = EventCounter()
 
+    /// Always asked to wait: `waitForRoom` returns at once once the gate is open.
+    var isFull: Bool { true }
+
     func waitForRoom() async {
         waiters.record()
         await gate.wait()

@@ -31,7 +31,7 @@ private final class ServerHarness: Sendable {
     func list(_ params: String = #"{"limit":50}"#) async throws -> Data {
         let decoded = try JSONDecoder().decode(EventsList.Params.self, from: Data(params.utf8))
         return Data(try await EventsList.handle(
-            decoded, server: context, request: RequestContext(id: nil, method: EventsList.name)
+            decoded, context: context, request: RequestContext(id: nil, method: EventsList.name)
         ).writtenJSON)
     }
 

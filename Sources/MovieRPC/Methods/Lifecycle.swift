@@ -65,7 +65,7 @@ public struct Initialize: MovieMethod {
         public var instructions: String
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         var info = Info(name: ServerConfiguration.name, version: ServerConfiguration.version)
         if let requested = params.protocolVersion, params.clientInfo != nil {
             info.title = "movie-rpc"
@@ -87,7 +87,7 @@ public struct Shutdown: MovieMethod {
     public typealias Params = NoParams
     public typealias Result = NullResult
 
-    public static func handle(_ params: NoParams, server: ServerContext, request: RequestContext) async throws -> NullResult {
+    public static func handle(_ params: NoParams, context server: ServerContext, request: RequestContext) async throws -> NullResult {
         server.shutdownRequested()
         return NullResult()
     }

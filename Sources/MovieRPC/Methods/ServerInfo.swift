@@ -16,7 +16,7 @@ public struct ServerInfo: MovieMethod {
         public var dataDirectory: String
     }
 
-    public static func handle(_ params: NoParams, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: NoParams, context server: ServerContext, request: RequestContext) async throws -> Result {
         Result(
             name: ServerConfiguration.name, version: ServerConfiguration.version, protocolVersion: "2.0",
             framing: server.framing ?? "newline", catalog: server.configuration.catalogMode,

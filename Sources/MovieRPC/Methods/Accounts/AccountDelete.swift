@@ -19,7 +19,7 @@ public struct AccountDelete: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let eventsDeleted = try await server.services.deleteAccount(password: params.password)
         return Result(deleted: true, route: .login, eventsDeleted: eventsDeleted)

@@ -17,7 +17,7 @@ public struct AccountUpdate: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let user = try await server.services.accounts.update(
             profile: params.profile?.changes, newPassword: params.newPassword, currentPassword: params.currentPassword)

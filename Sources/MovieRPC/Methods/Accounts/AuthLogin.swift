@@ -14,7 +14,7 @@ public struct AuthLogin: MovieMethod {
     public typealias Result = SignedInResult
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let user = try await server.services.accounts.login(email: params.email, password: params.password)
         await server.services.record(.userLoggedIn)

@@ -11,7 +11,7 @@ public struct AuthLogout: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         // Recorded first, so the event still carries the user.
         if await server.services.currentUserID() != nil {

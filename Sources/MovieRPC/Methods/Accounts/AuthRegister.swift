@@ -16,7 +16,7 @@ public struct AuthRegister: MovieMethod {
     public typealias Result = SignedInResult
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let user = try await server.services.accounts.register(
             email: params.email, password: params.password, passwordConfirmation: params.passwordConfirmation,

@@ -22,7 +22,7 @@ public struct AuthStatus: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         guard let user = try await server.services.accounts.currentUser() else {
             return Result(loggedIn: false, user: nil, route: .login)

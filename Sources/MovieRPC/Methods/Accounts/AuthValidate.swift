@@ -19,7 +19,7 @@ public struct AuthValidate: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let problems = server.services.accounts.validate(AccountValidator.Form(
             email: params.email, password: params.password, passwordConfirmation: params.passwordConfirmation,

@@ -81,7 +81,7 @@ public struct CatalogSync: MovieMethod {
     static let maxFailuresListed = 20
     static let detailsInParallel = 4
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let popularPages = try pages(params.popularPages ?? 3, max: maxPopularPages, field: "popularPages")
         let trendingPages = try pages(params.trending ?? 0, max: maxListPages, field: "trending")
         let topRatedPages = try pages(params.topRated ?? 0, max: maxListPages, field: "topRated")

@@ -28,7 +28,7 @@ public struct GenresList: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let language = try CatalogParams.language(params.language)
         let sourced = try await server.services.repository.genres(
             language: language, policy: params.cachePolicy ?? .networkFirst)

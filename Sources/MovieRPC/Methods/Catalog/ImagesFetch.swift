@@ -19,7 +19,7 @@ public struct ImagesFetch: MovieMethod {
         public var source: String
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         guard ImageCache.isValidPath(params.path) else {
             throw ResponseError.invalidParams(
                 "path must be a TMDB image path like \"/abc123.jpg\"", field: "path")

@@ -17,7 +17,7 @@ public struct MoviesByGenre: MovieMethod {
 
     public typealias Result = MoviePageResult
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let genreID = try CatalogParams.positiveID(params.genreId, field: "genreId")
         let page = try CatalogParams.page(params.page)
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)

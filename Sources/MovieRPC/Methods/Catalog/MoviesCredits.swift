@@ -23,7 +23,7 @@ public struct MoviesCredits: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
         let sourced = try await server.services.repository.credits(movieID, policy: params.cachePolicy ?? .networkFirst)
         return Result(movieID: movieID, sourced: sourced)

@@ -43,7 +43,7 @@ public struct MoviesDetails: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
         let language = try CatalogParams.language(params.language)
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)

@@ -42,7 +42,7 @@ public struct MoviesDiscover: MovieMethod {
     /// TMDB has 19 genres; providers are a handful per query.
     static let maxIDs = 20
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let filter = try self.filter(params)
         let problems = filter.problems
         guard problems.isEmpty else { throw MovieError.validationFailed(problems) }

@@ -25,7 +25,7 @@ public struct MoviesFind: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let imdbID = params.imdbId
         let digits = imdbID.utf8.dropFirst(2)
         guard imdbID.hasPrefix("tt"), (1...12).contains(digits.count),

@@ -24,7 +24,7 @@ public struct MoviesLatest: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let sourced = try await server.services.repository.details(
             .latest(language: try CatalogParams.language(params.language)), policy: params.cachePolicy ?? .networkFirst)
         await server.services.record(.latestOpened)

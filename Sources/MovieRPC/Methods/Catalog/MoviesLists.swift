@@ -8,7 +8,7 @@ protocol MovieListMethod: MovieMethod where Params == MovieListParams, Result ==
 }
 
 extension MovieListMethod {
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let catalogRequest = CatalogRequest.list(
             list, page: try CatalogParams.page(params.page), language: try CatalogParams.language(params.language),
             region: try CatalogParams.region(params.region))

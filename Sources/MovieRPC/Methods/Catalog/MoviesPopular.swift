@@ -7,7 +7,7 @@ public struct MoviesPopular: MovieMethod {
     public typealias Params = MovieListParams
     public typealias Result = MoviePageResult
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let page = try CatalogParams.page(params.page)
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: params.backdropSize)
         let catalogRequest = CatalogRequest.popular(

@@ -16,7 +16,7 @@ public struct RelatedMoviesParams: Decodable, Sendable {
 }
 
 extension RelatedMoviesMethod {
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let catalogRequest = CatalogRequest.related(
             kind, movieID: try CatalogParams.positiveID(params.movieId, field: "movieId"),
             page: try CatalogParams.page(params.page), language: try CatalogParams.language(params.language))

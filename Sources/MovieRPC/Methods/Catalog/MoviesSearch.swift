@@ -21,7 +21,7 @@ public struct MoviesSearch: MovieMethod {
 
     public typealias Result = MoviePageResult
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let search = MovieSearch(
             query: try CatalogParams.query(params.query), page: try CatalogParams.page(params.page),
             year: try CatalogParams.year(params.year, field: "year"),

@@ -16,7 +16,7 @@ public struct MoviesTrending: MovieMethod {
 
     public typealias Result = MoviePageResult
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let catalogRequest = CatalogRequest.trending(
             window: params.window ?? .day, page: try CatalogParams.page(params.page),
             language: try CatalogParams.language(params.language))

@@ -25,7 +25,7 @@ public struct MoviesVideos: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
         let catalogRequest = CatalogRequest.videos(
             movieID: movieID, language: try CatalogParams.language(params.language))

@@ -27,7 +27,7 @@ public struct MoviesWatchProviders: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
         let region = try CatalogParams.country(params.region, field: "region") ?? params.region
         let sourced = try await server.services.repository.watchProviders(

@@ -16,7 +16,7 @@ public struct EventsAdd: MovieMethod {
 
     public typealias Result = EventWire
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let eventParams = params.params ?? [:]
         var millis = EventTime.now()
         if let text = params.timestamp {

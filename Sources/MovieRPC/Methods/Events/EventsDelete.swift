@@ -17,7 +17,7 @@ public struct EventsDelete: MovieMethod {
         public var notFound: [Int64]
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         guard (1...maxIDs).contains(params.ids.count) else {
             throw ResponseError.invalidParams("ids must hold 1 to \(maxIDs) event ids", field: "ids")
         }

@@ -11,7 +11,7 @@ public struct EventsGet: MovieMethod {
 
     public typealias Result = EventWire
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         try EventWire(try await server.services.events.event(id: params.id, viewer: await server.services.eventViewer()))
     }
 }

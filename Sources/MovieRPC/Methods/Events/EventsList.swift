@@ -42,7 +42,7 @@ public struct EventsList: MovieMethod {
     /// An ``EventPageResult`` (`{events, nextCursor}`) as written, kept by ``EventsListCache``.
     public typealias Result = EncodedJSON
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let limit = try EventParams.limit(params.limit)
         let cursor = try EventParams.cursor(params.cursor)
         let filter = EventFilter(

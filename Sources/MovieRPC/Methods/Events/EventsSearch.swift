@@ -20,7 +20,7 @@ public struct EventsSearch: MovieMethod {
 
     public typealias Result = EventPageResult
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         guard (1...maxQueryLength).contains(params.query.count) else {
             throw ResponseError.invalidParams("query must be 1 to \(maxQueryLength) characters", field: "query")
         }

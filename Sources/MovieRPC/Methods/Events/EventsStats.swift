@@ -20,7 +20,7 @@ public struct EventsStats: MovieMethod {
         public var total: Int
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let since = try EventParams.timestamp(params.since, field: "since")
         let stats = try await server.services.events.stats(
             sinceMillis: since, viewer: await server.services.eventViewer())

@@ -20,7 +20,7 @@ public struct HintsList: MovieMethod {
         public var hints: [HintWire]
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let hints = try await server.services.events.hints(userID: await server.services.currentUserID())
         return Result(hints: hints.map {
             HintWire(id: $0.id, feature: $0.feature, message: $0.message, method: $0.method)

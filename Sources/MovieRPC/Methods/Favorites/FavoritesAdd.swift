@@ -13,7 +13,7 @@ public struct FavoritesAdd: MovieMethod {
     public typealias Result = FavoriteWire
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let movieID = try CatalogParams.positiveID(params.movieId, field: "movieId")
         let services = server.services

@@ -98,7 +98,7 @@ public struct FavoritesContains: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let ids = try FavoritesParams.movieIDs(params.movieIds)
         // The session and the favorites' ids in one read; a pull that is due starts after it, in the background.

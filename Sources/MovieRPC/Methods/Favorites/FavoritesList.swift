@@ -72,7 +72,7 @@ public struct FavoritesList: MovieMethod {
     static let otherGenre = Genre(id: 0, name: "Other")
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
         let userID = try await server.services.accounts.requireUserID()

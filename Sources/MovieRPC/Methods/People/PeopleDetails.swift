@@ -52,7 +52,7 @@ public struct PeopleDetails: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let catalogRequest = CatalogRequest.person(
             personID: try CatalogParams.positiveID(params.personId, field: "personId"),
             language: try CatalogParams.language(params.language))

@@ -35,7 +35,7 @@ public struct PeopleSearch: MovieMethod {
         }
     }
 
-    public static func handle(_ params: Params, server: ServerContext, request: RequestContext) async throws -> Result {
+    public static func handle(_ params: Params, context server: ServerContext, request: RequestContext) async throws -> Result {
         let catalogRequest = CatalogRequest.searchPeople(
             query: try CatalogParams.query(params.query), page: try CatalogParams.page(params.page))
         return Result(sourced: try await server.services.repository.people(

@@ -37,7 +37,7 @@ public struct SyncStatus: MovieMethod {
     }
 
     public static func handle(
-        _ params: Params, server: ServerContext, request: RequestContext
+        _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         guard let sync = server.services.sync else {
             return Result(
