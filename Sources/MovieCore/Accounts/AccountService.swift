@@ -173,8 +173,32 @@ public final class AccountService: Sendable {
     /// each). Methods that act for the user (favorites, account changes) read the session itself instead.
     /// Runs on its caller's executor: it is on every recorded request's path.
     public nonisolated(nonsending) func currentUserIDForRecording() async -> String? {
-        enum Cached { case userID(String?), missing(generation: UInt64) }
-        let cached = recordingCache.withLock { cache -> Cached in
+        switch lookUpRecordingCache() {
+        case .userID(let userID): return userID
+        case .missing(let generation): return await readForRecording(generation: generation)
+        }
+    }
+
+    /// The user ``currentUserIDForRecording()`` answers when the cache holds one, without a suspension
+    /// point; nil when it must be read (then call that). Every recorded request asks: each await on its
+    /// path is an async frame and a hop back.
+    public func cachedUserForRecording() -> RecordingUser? {
+        switch lookUpRecordingCache() {
+        case .userID(let userID): RecordingUser(id: userID)
+        case .missing: nil
+        }
+    }
+
+    /// The user recorded events are attributed to; `id` nil: nobody is logged in.
+    public struct RecordingUser: Sendable {
+        public let id: String?
+    }
+
+    private enum RecordingCacheLookup { case userID(String?), missing(generation: UInt64) }
+
+    /// The cached user, starting its renewal in the background once it has expired.
+    private func lookUpRecordingCache() -> RecordingCacheLookup {
+        recordingCache.withLock { cache -> RecordingCacheLookup in
             guard let readAt = cache.readAt else { return .missing(generation: cache.generation) }
             if ContinuousClock.now - readAt >= recordingCacheLifetime, cache.renewal == nil {
                 // Set under the lock the renewal's end clears it with, so it is never cleared before it is set.
@@ -182,10 +206,6 @@ public final class AccountService: Sendable {
                 cache.renewal = Task { await readForRecording(generation: generation, renewing: true) }
             }
             return .userID(cache.userID)
-        }
-        switch cached {
-        case .userID(let userID): return userID
-        case .missing(let generation): return await readForRecording(generation: generation)
         }
     }
 

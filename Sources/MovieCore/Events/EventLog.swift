@@ -183,7 +183,20 @@ public final class EventLog: Sendable {
     /// Records `event` for `userID` (nil: nobody logged in) at the current time. Buffered; see above.
     /// On every request's path, so it runs on its caller's executor rather than hopping to the global one.
     public nonisolated(nonsending) func record(_ event: AppEvent, userID: String?) async {
-        await record(Pending(name: event.name, params: .event(event), userID: userID, timestampMillis: EventTime.now()))
+        if !recordWithoutWaiting(event, userID: userID) { await writeClosingBuffer() }
+    }
+
+    /// Records `event` as ``record(_:userID:)`` does, up to its one wait, without a suspension point: true
+    /// when that is all; false when the log is closing, and the caller must then `await writeClosingBuffer()`
+    /// (which writes the event, buffered) before it goes on. For the path every recorded request takes, where
+    /// each await was an async frame and a hop back.
+    public func recordWithoutWaiting(_ event: AppEvent, userID: String?) -> Bool {
+        recordWithoutWaiting(Pending(name: event.name, params: .event(event), userID: userID, timestampMillis: EventTime.now()))
+    }
+
+    /// Writes what a recording buffered while the log was closing (see ``recordWithoutWaiting(_:userID:)``).
+    public nonisolated(nonsending) func writeClosingBuffer() async {
+        await flushQuietly(waitingForLock: false)
     }
 
     nonisolated(nonsending) func record(name: String, params: [String: EventValue], userID: String?, timestampMillis: Int64) async {
@@ -191,10 +204,18 @@ public final class EventLog: Sendable {
     }
 
     private nonisolated(nonsending) func record(_ pending: Pending) async {
+        if !recordWithoutWaiting(pending) { await writeClosingBuffer() }
+    }
+
+    /// Buffers `pending` and starts the write it makes due; false when the log is closing and the caller must
+    /// wait for that write (`writeClosingBuffer`).
+    private func recordWithoutWaiting(_ pending: Pending) -> Bool {
         switch buffer(pending) {
-        case .none: break
-        case .flushInBackground: _ = enqueue { try await self.writePending(waitingForLock: false) }
-        case .flushAndWait: await flushQuietly(waitingForLock: false)
+        case .none: return true
+        case .flushInBackground:
+            _ = enqueue { try await self.writePending(waitingForLock: false) }
+            return true
+        case .flushAndWait: return false
         }
     }
 
