@@ -156,15 +156,24 @@ public final class Dispatcher: Sendable {
         case batch(@Sendable () async -> Void)
     }
 
-    /// One method called by a single message.
-    private struct MethodCall: Sendable {
-        var entry: MethodTable.Entry?
-        var method: String
-        var input: ParamsInput
+    /// One method called by a single message. A class: as a struct, the copies `run` made of it took 128
+    /// bytes more of the task's frame and 300 instructions a request.
+    private final class MethodCall: Sendable {
+        let entry: MethodTable.Entry?
+        let method: String
+        let input: ParamsInput
         /// Where its answer goes; nil for a notification, which is never answered.
-        var reply: Reply?
+        let reply: Reply?
         /// The id its answer carries: the job's, or nil for `"id": null` (a request that cannot be cancelled).
-        var answerID: RequestID?
+        let answerID: RequestID?
+
+        init(entry: MethodTable.Entry?, method: String, input: ParamsInput, reply: Reply?, answerID: RequestID?) {
+            self.entry = entry
+            self.method = method
+            self.input = input
+            self.reply = reply
+            self.answerID = answerID
+        }
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -448,20 +457,22 @@ public final class Dispatcher: Sendable {
         switch job.work {
         case .call(let call):
             let response = await answer(call.entry, method: call.method, id: call.answerID, input: call.input).bytes
-            if let id = job.id {
-                let token = job.token
-                inFlight.withLock { state in
-                    // One lookup: the entry is this request's unless a later one reused the id.
-                    if let index = state.requests.index(forKey: id), state.requests.values[index].token == token {
-                        state.requests.remove(at: index)
-                    }
-                }
-            }
+            if let id = job.id { answered(id, token: job.token) }
             call.reply?(response)
         case .batch(let body):
             await body()
         }
         finished(job)
+    }
+
+    /// The request `id` (started as `token`) is answered: it can no longer be cancelled.
+    private func answered(_ id: RequestID, token: UInt64) {
+        inFlight.withLock { state in
+            // One lookup: the entry is this request's unless a later one reused the id.
+            if let index = state.requests.index(forKey: id), state.requests.values[index].token == token {
+                state.requests.remove(at: index)
+            }
+        }
     }
 
     /// A job ended: start the next waiting one, let the reading thread read on once the backlog has
