@@ -63,12 +63,46 @@ public final class Connection: Sendable, NotificationSending {
 
     private func readLoop() {
         let maxSize = dispatcher.limits.maxMessageSize
-        let maxBuffered = dispatcher.limits.maxBufferedInputBytes
-        var framing: (any MessageFraming)?
-        var preamble: [UInt8] = []
         let capacity = 64 * 1024
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
         defer { buffer.deallocate() }
+        // The first bytes, kept until they tell the framing.
+        var preamble: [UInt8] = []
+        while true {
+            let count = read(inputFD, buffer.baseAddress, capacity)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            preamble.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            guard let kind = FramingDetector.detect(preamble) else {
+                if preamble.count > 1024 { preamble.removeAll() }  // Endless whitespace: keep nothing.
+                continue
+            }
+            switch kind {
+            case .contentLength: serve(ContentLengthFraming(maxMessageSize: maxSize), from: preamble, buffer: buffer)
+            case .newline: serve(NewlineFraming(maxMessageSize: maxSize), from: preamble, buffer: buffer)
+            }
+            return
+        }
+        if FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
+            // The stream ended before the framing could be told apart: a short last line of JSON.
+            var lastLine = NewlineFraming(maxMessageSize: maxSize)
+            lastLine.append(preamble)
+            output.setFraming(lastLine)
+            takeLastRequests(from: &lastLine)
+        }
+    }
+
+    /// Reads and takes requests in the detected framing until the input ends. Generic, so that each framing
+    /// has a loop of its own where it is a value of its own type: as an existential it was copied at each
+    /// access, about 600 instructions a request.
+    private func serve<Framing: MessageFraming>(
+        _ framing: Framing, from preamble: [UInt8], buffer: UnsafeMutableRawBufferPointer
+    ) {
+        var framing = framing
+        framing.append(preamble)
+        output.setFraming(framing)
+        Log.debug("Framing: \(framing.name)")
+        let maxBuffered = dispatcher.limits.maxBufferedInputBytes
         var stall = StallWatch(patience: Self.stallTime)
         while true {
             if !takeRequests(from: &framing) {
@@ -79,44 +113,25 @@ public final class Connection: Sendable, NotificationSending {
                 // only cost memory. Either way, take requests again once there is room.
                 let (stalled, timeout) = stall.check(
                     outputFull: output.isFull, writes: output.completedWrites, now: .now)
-                let input = stalled && (framing?.bufferedByteCount ?? 0) < maxBuffered ? inputFD : nil
+                let input = stalled && framing.bufferedByteCount < maxBuffered ? inputFD : nil
                 guard roomWakeup.wait(for: dispatcher, output, orInput: input, timeout: timeout) else { continue }
             }
-            let count = read(inputFD, buffer.baseAddress, capacity)
+            let count = read(inputFD, buffer.baseAddress, buffer.count)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            if framing == nil {
-                preamble.append(contentsOf: chunk)
-                guard let kind = FramingDetector.detect(preamble) else {
-                    if preamble.count > 1024 { preamble.removeAll() }  // Endless whitespace: keep nothing.
-                    continue
-                }
-                var detected: any MessageFraming = kind == .contentLength
-                    ? ContentLengthFraming(maxMessageSize: maxSize) : NewlineFraming(maxMessageSize: maxSize)
-                detected.append(preamble)
-                preamble = []
-                output.setFraming(detected)
-                Log.debug("Framing: \(detected.name)")
-                framing = detected
-            } else {
-                framing?.append(chunk)
-            }
+            framing.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
-        if framing == nil, FramingDetector.detect(preamble + [UInt8(ascii: "\n")]) == .newline {
-            // The stream ended before the framing could be told apart: a short last line of JSON.
-            var lastLine: any MessageFraming = NewlineFraming(maxMessageSize: maxSize)
-            lastLine.append(preamble)
-            output.setFraming(lastLine)
-            framing = lastLine
-        }
-        // What is left, each request once there is room for it.
+        takeLastRequests(from: &framing)
+    }
+
+    /// At the end of the input: what is left, each request once there is room for it.
+    private func takeLastRequests<Framing: MessageFraming>(from framing: inout Framing) {
         while true {
             if !hasRoom {
                 _ = roomWakeup.wait(for: dispatcher, output, orInput: nil, timeout: .seconds(1))
                 continue
             }
-            guard let event = framing?.finish() else { break }
+            guard let event = framing.finish() else { break }
             deliver(event)
         }
     }
@@ -133,16 +148,15 @@ public final class Connection: Sendable, NotificationSending {
     /// of it to be read (1,800 of them held a megabyte where their replies held 300 KB). Replies never block
     /// a request (they queue in the output, written by a thread of its own), so a client that does not read
     /// fills the output, then the framing buffer, and then the pipe holds it back: memory stays bounded.
-    private func takeRequests(from framing: inout (any MessageFraming)?) -> Bool {
-        guard framing != nil else { return true }
+    private func takeRequests<Framing: MessageFraming>(from framing: inout Framing) -> Bool {
         // The replies of the requests answered while they are taken go out together when the run ends. The
         // last request read (the only one, for a client that waits for each answer) is not held: its reply is
         // written as soon as it is ready, and its task's teardown runs while the client reads it.
         var holding = false
         defer { if holding { output.releaseWrites() } }
         while hasRoom {
-            guard let event = framing?.next() else { return true }
-            let moreRead = (framing?.bufferedByteCount ?? 0) > 0
+            guard let event = framing.next() else { return true }
+            let moreRead = framing.bufferedByteCount > 0
             if moreRead != holding {
                 if moreRead { output.holdWrites() } else { output.releaseWrites() }
                 holding = moreRead

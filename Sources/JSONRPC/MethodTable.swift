@@ -49,14 +49,17 @@ public struct RequestContext: Sendable {
 }
 
 /// Where replies wait to be written: a request waits for room there before it starts.
-protocol ReplyRoom: Sendable {
+///
+/// Class-bound, as ``NotificationSending`` is: a copy of the existential is then a retain, where an opaque one
+/// was copied through its type's value witnesses (about 100 instructions, six times a request).
+protocol ReplyRoom: AnyObject, Sendable {
     /// Whether a request must wait (`waitForRoom`) before it starts; asked first, without a suspension point.
     var isFull: Bool { get }
     func waitForRoom() async
 }
 
 /// Something that can send notifications to the client.
-public protocol NotificationSending: Sendable {
+public protocol NotificationSending: AnyObject, Sendable {
     func sendNotification<Params: Encodable & Sendable>(method: String, params: Params)
 }
 
