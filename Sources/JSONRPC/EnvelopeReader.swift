@@ -249,7 +249,9 @@ enum EnvelopeReader {
         /// Moves past a string starting at the current quote.
         private mutating func skipString() -> Bool {
             offset += 1
-            while let byte = peek {
+            while true {
+                offset = JSONStructureScanner.endOfPlainRun(bytes, from: offset)
+                guard let byte = peek else { return false }
                 offset += 1
                 if byte == UInt8(ascii: "\\") {
                     offset += 1
@@ -257,7 +259,6 @@ enum EnvelopeReader {
                     return true
                 }
             }
-            return false
         }
 
         /// Reads the member name starting at the current quote; nil when there is no string here. A name of
@@ -283,7 +284,9 @@ enum EnvelopeReader {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = offset
             var escaped = false
-            while let byte = peek, byte != UInt8(ascii: "\"") {
+            while true {
+                offset = JSONStructureScanner.endOfPlainRun(bytes, from: offset)
+                guard let byte = peek, byte != UInt8(ascii: "\"") else { break }
                 if byte == UInt8(ascii: "\\") {
                     escaped = true
                     offset += 1

@@ -181,11 +181,51 @@ enum JSONStructureScanner {
         }
     }
 
+    /// The index of the first byte from `start` on that ends a run of plain string content (a quote, a
+    /// backslash or a control character, below 0x20), or `bytes.count` when none does. Eight bytes at a
+    /// time: a byte at a time, strings were a third of scanning a small request.
+    @inline(__always)
+    static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        let count = bytes.count
+        let raw = UnsafeRawBufferPointer(bytes)
+        while index + 8 <= count {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let special = Self.zeroBytes(word ^ Self.quotes) | Self.zeroBytes(word ^ Self.backslashes)
+                | Self.bytesBelow0x20(word)
+            if special != 0 { return index + special.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        while index < count {
+            let byte = bytes[index]
+            if byte == quote || byte == backslash || byte < 0x20 { return index }
+            index += 1
+        }
+        return count
+    }
+
+    private static let quotes: UInt64 = 0x2222_2222_2222_2222
+    private static let backslashes: UInt64 = 0x5C5C_5C5C_5C5C_5C5C
+
+    /// The high bit of each byte of `word` that is zero. Exact up to the first such byte (a borrow can mark
+    /// bytes after it), which is all `endOfPlainRun` looks at.
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+    }
+
+    /// The high bit of each byte of `word` below 0x20, exact up to the first such byte as in `zeroBytes`.
+    /// Bytes from 0x80 up (UTF-8 beyond ASCII) are not marked: `~word` clears their high bit.
+    private static func bytesBelow0x20(_ word: UInt64) -> UInt64 {
+        (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+    }
+
     /// Scans the string starting with the quote at `start`; returns the index after its closing quote.
     private static func scanString(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Result<Int, Failure> {
         var index = start + 1
         let count = bytes.count
         while index < count {
+            index = endOfPlainRun(bytes, from: index)
+            guard index < count else { break }
             let byte = bytes[index]
             if byte == quote { return .success(index + 1) }
             if byte < 0x20 {

@@ -16,6 +16,41 @@ struct JSONStructureScannerTests {
         return ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
     }
 
+    /// `endOfPlainRun` reads eight bytes at a time: the byte that ends a run (a quote, a backslash or one below
+    /// 0x20, never one of 0x80 and up) is found at every position of a word and of the tail, from every
+    /// start, as a byte-by-byte search finds it; a byte just past the special one (where a borrow could mark
+    /// it) never wins.
+    @Test func plainRunsEndWhereAByteByByteSearchEnds() {
+        func byteByByte(_ bytes: [UInt8], from start: Int) -> Int {
+            bytes.indices.dropFirst(start).first { bytes[$0] == 0x22 || bytes[$0] == 0x5C || bytes[$0] < 0x20 }
+                ?? bytes.count
+        }
+        let plain: [UInt8] = [0x61, 0x20, 0x7F, 0x80, 0xC3, 0xA9, 0xFF, 0x21, 0x23, 0x5B, 0x5D, 0x5D]
+        let enders: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x0A, 0x1F]
+        for length in 0...20 {
+            let base = (0..<length).map { plain[$0 % plain.count] }
+            var cases = [base]
+            for position in 0..<length {
+                for ender in enders {
+                    var bytes = base
+                    bytes[position] = ender
+                    cases.append(bytes)
+                    // A byte right after the ender that a borrow from it would mark.
+                    if position + 1 < length {
+                        bytes[position + 1] = 0x00
+                        cases.append(bytes)
+                    }
+                }
+            }
+            for bytes in cases {
+                for start in 0...length {
+                    let found = bytes.withUnsafeBufferPointer { JSONStructureScanner.endOfPlainRun($0, from: start) }
+                    #expect(found == byteByByte(bytes, from: start), "\(bytes) from \(start)")
+                }
+            }
+        }
+    }
+
     @Test func depthLimitCountsEveryBracket() {
         let atLimit = String(repeating: "[", count: 4) + String(repeating: "]", count: 4)
         let overLimit = String(repeating: "[", count: 5) + String(repeating: "]", count: 5)
