@@ -198,7 +198,12 @@ public final class Dispatcher: Sendable {
         guard UTF8Validation.isValid(frame) else {
             return reply(Self.errorResponse(id: nil, .parseError("Parse error: message is not valid UTF-8")))
         }
-        switch JSONStructureScanner.scan(frame, maxDepth: limits.maxDepth) {
+        // A single message's envelope members are noted as the scan passes them: read once, not walked again.
+        var members = EnvelopeReader.Members()
+        let scanned = frame.withUnsafeBufferPointer {
+            JSONStructureScanner.scan($0, maxDepth: limits.maxDepth, members: &members)
+        }
+        switch scanned {
         case .failure(.tooDeep(let limit)):
             reply(Self.errorResponse(id: nil, .parseError("Parse error: nesting deeper than \(limit) levels")))
         case .failure(.invalid(let reason, let offset)):
@@ -208,7 +213,7 @@ public final class Dispatcher: Sendable {
         case .success(.other):
             reply(Self.errorResponse(id: nil, .invalidRequest("Invalid request: expected an object or a batch")))
         case .success(.object):
-            receiveSingle(frame, reply: reply)
+            receiveSingle(frame, members: members, reply: reply)
         case .success(.array(let elements)):
             receiveBatch(frame, elements: elements, reply: reply)
         }
@@ -284,8 +289,12 @@ public final class Dispatcher: Sendable {
         case request(MessageEnvelope, method: String, id: RequestID?)
     }
 
-    private func classify(_ message: [UInt8]) -> Classified {
-        let envelope = message.withUnsafeBufferPointer { EnvelopeReader.read($0) }
+    /// `members`: the message's envelope members as the scanner noted them; nil (a batch's element) to read
+    /// them here.
+    private func classify(_ message: [UInt8], members: EnvelopeReader.Members? = nil) -> Classified {
+        let envelope = message.withUnsafeBufferPointer { bytes in
+            members.map { $0.envelope(in: bytes) } ?? EnvelopeReader.read(bytes)
+        }
         guard let envelope else {
             // Unreachable: the structure scanner accepted these bytes as one object.
             return .immediate(Self.errorResponse(id: nil, .parseError("Parse error: invalid JSON")))
@@ -308,8 +317,8 @@ public final class Dispatcher: Sendable {
         }
     }
 
-    private func receiveSingle(_ message: [UInt8], reply: @escaping Reply) {
-        switch classify(message) {
+    private func receiveSingle(_ message: [UInt8], members: EnvelopeReader.Members, reply: @escaping Reply) {
+        switch classify(message, members: members) {
         case .immediate(let response):
             if let response { reply(response) }
         case .request(let envelope, let method, let id):

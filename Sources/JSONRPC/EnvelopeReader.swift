@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// Reads a request's envelope members (`jsonrpc`, `method`, `id`, `params`, `result`, `error`) straight
-/// from the bytes of one JSON object that ``JSONStructureScanner`` has already accepted.
+/// from the bytes of one JSON object that ``JSONStructureScanner`` has already accepted: for a single message
+/// from the members the scanner noted as it passed them (``Members``), for a batch's element by walking them.
 ///
 /// `JSONDecoder` did this before, at about a third of the reading thread's work per small request, and
 /// more on the first one (its generic machinery is set up on first use). What it decided is kept exactly: the first of
@@ -92,14 +93,21 @@ enum EnvelopeReader {
         }
     }
 
-    /// The value ranges of the members an envelope needs; the first occurrence of a name wins.
-    private struct Members {
+    /// The value ranges of the members an envelope needs; the first occurrence of a name wins. Filled by
+    /// `read`'s walk, or by the structure scanner as it passes the members (then nothing walks them again).
+    struct Members: TopLevelMemberSink {
         var jsonrpc: Range<Int>?
         var method: Range<Int>?
         var id: Range<Int>?
         var params: Range<Int>?
         var hasResult = false
         var hasError = false
+
+        mutating func member(name: Range<Int>, value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {
+            var cursor = Cursor(bytes: bytes, offset: name.lowerBound)
+            // The scanner has checked that a name is a string here.
+            if let key = cursor.memberName() { record(key, value) }
+        }
 
         mutating func record(_ key: MemberName, _ value: Range<Int>) {
             switch key {
@@ -121,13 +129,28 @@ enum EnvelopeReader {
             }
             let methodMember = method != nil
             return MessageEnvelope(
-                version: stringValue(jsonrpc),
+                isVersion2: jsonrpc.map { Self.isVersion2(bytes, $0) } ?? false,
                 method: stringValue(method),
                 methodMember: methodMember,
                 id: id.map { Self.idMember(bytes, $0) } ?? .absent,
                 params: params.map { Self.paramsMember(bytes, $0) } ?? .absent,
                 paramsRange: params,
                 isResponse: !methodMember && (hasResult || hasError))
+        }
+
+        /// Whether the value at `range` is the string "2.0": byte for byte as nearly every client spells it,
+        /// without building a string; otherwise (escapes) read as one.
+        private static func isVersion2(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+            let plain: (UInt8, UInt8, UInt8, UInt8, UInt8) = (0x22, 0x32, 0x2E, 0x30, 0x22)  // "2.0"
+            if range.count == 5, bytes[range.lowerBound] == plain.0, bytes[range.lowerBound + 1] == plain.1,
+                bytes[range.lowerBound + 2] == plain.2, bytes[range.lowerBound + 3] == plain.3,
+                bytes[range.lowerBound + 4] == plain.4
+            {
+                return true
+            }
+            guard bytes[range.lowerBound] == UInt8(ascii: "\"") else { return false }
+            var cursor = Cursor(bytes: bytes, offset: range.lowerBound)
+            return cursor.string() == "2.0"
         }
 
         private static func idMember(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> MessageEnvelope.IDMember {

@@ -1,6 +1,17 @@
+/// What ``JSONStructureScanner`` tells of a top-level object's members as it passes them: where each name
+/// (its quotes included) and each value are, in the bytes scanned.
+protocol TopLevelMemberSink {
+    mutating func member(name: Range<Int>, value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// Members nobody reads.
+struct IgnoredMembers: TopLevelMemberSink {
+    func member(name: Range<Int>, value: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) {}
+}
+
 /// A single pass over a message's bytes, before any decoding: validates them as one RFC 8259 JSON text,
 /// bounds nesting depth and, for a batch, finds where each top-level array element starts and ends so each
-/// can be decoded on its own.
+/// can be decoded on its own; for a single message it tells where its members are (``TopLevelMemberSink``).
 ///
 /// Foundation's `JSONDecoder` is lenient (trailing commas, numbers and escapes checked only when a value is
 /// decoded, raw control characters, UTF-16/32 guessed from NUL bytes), so everything it would let through
@@ -44,6 +55,17 @@ enum JSONStructureScanner {
     }
 
     static func scan(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<Shape, Failure> {
+        var ignored = IgnoredMembers()
+        return scan(bytes, maxDepth: maxDepth, members: &ignored)
+    }
+
+    /// Scans as `scan(_:maxDepth:)` does, and for an object also tells `members` where each of its members
+    /// is as it passes them (the envelope reader's, so that it need not walk the bytes again). Generic, so
+    /// that the call is direct, and nothing at all for `IgnoredMembers`. What `members` was told counts only
+    /// when the scan succeeds with `.object`.
+    static func scan<Members: TopLevelMemberSink>(
+        _ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, members: inout Members
+    ) -> Result<Shape, Failure> {
         func fail(_ reason: String, _ offset: Int) -> Result<Shape, Failure> {
             .failure(.invalid(reason: reason, offset: offset))
         }
@@ -59,6 +81,9 @@ enum JSONStructureScanner {
         var topLevel: UInt8?
         var elements: [Range<Int>] = []
         var elementStart = 0
+        // The top-level object's member being scanned: its name, and where its value starts.
+        var memberName = 0..<0
+        var memberStart = 0
         var index = 0
         let count = bytes.count
 
@@ -80,7 +105,9 @@ enum JSONStructureScanner {
                     break
                 }
                 if topLevel == nil { topLevel = byte }
-                if open.count == 1 && topLevel == UInt8(ascii: "[") { elementStart = start }
+                if open.count == 1 {
+                    if topLevel == UInt8(ascii: "[") { elementStart = start } else { memberStart = start }
+                }
                 switch byte {
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     open.push(byte == UInt8(ascii: "{"))
@@ -123,7 +150,9 @@ enum JSONStructureScanner {
                 }
                 guard byte == quote else { return fail("expected a member name in double quotes", index) }
                 switch scanString(bytes, from: index) {
-                case .success(let end): index = end
+                case .success(let end):
+                    if open.count == 1 { memberName = index..<end }
+                    index = end
                 case .failure(let failure): return .failure(failure)
                 }
                 expecting = .colon
@@ -162,7 +191,13 @@ enum JSONStructureScanner {
                     expecting = .nothing
                 } else {
                     expecting = .commaOrEnd
-                    if open.count == 1 && topLevel == UInt8(ascii: "[") { elements.append(elementStart..<end) }
+                    if open.count == 1 {
+                        if topLevel == UInt8(ascii: "[") {
+                            elements.append(elementStart..<end)
+                        } else {
+                            members.member(name: memberName, value: memberStart..<end, in: bytes)
+                        }
+                    }
                 }
             }
         }

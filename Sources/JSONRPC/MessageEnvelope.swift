@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Nothing here fails for a wrong member type: each member is classified, so that an invalid request
 /// can still be answered with its id when the id itself is usable. ``EnvelopeReader`` reads it.
-struct MessageEnvelope {
+struct MessageEnvelope: Equatable {
     enum IDMember: Equatable {
         case absent
         case null
@@ -27,7 +27,8 @@ struct MessageEnvelope {
         var isEmpty: Bool { self == .absent || self == .null || self == .array(isEmpty: true) }
     }
 
-    var version: String?
+    /// `jsonrpc` is the string "2.0".
+    var isVersion2: Bool
     var method: String?
     var methodMember: Bool
     var id: IDMember
@@ -39,7 +40,7 @@ struct MessageEnvelope {
 
     /// Why this is not a valid request, or nil when it is one.
     var problem: String? {
-        if version != "2.0" { return "\"jsonrpc\" must be exactly \"2.0\"" }
+        if !isVersion2 { return "\"jsonrpc\" must be exactly \"2.0\"" }
         if method == nil { return methodMember ? "\"method\" must be a string" : "Missing \"method\"" }
         if id == .invalid { return "\"id\" must be an integer, a string or null" }
         if params == .invalid { return "\"params\" must be an object or an array" }
