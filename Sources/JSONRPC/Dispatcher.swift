@@ -166,6 +166,9 @@ public final class Dispatcher: Sendable {
         let reply: Reply?
         /// The id its answer carries: the job's, or nil for `"id": null` (a request that cannot be cancelled).
         let answerID: RequestID?
+        /// For a request with an id, whether its entry in `InFlight.requests` (what `cancel` finds) exists: see
+        /// ``Registration``. Changed from `pending` only under the in-flight lock.
+        let registration = Atomic<UInt8>(Registration.pending)
 
         init(entry: MethodTable.Entry?, method: String, input: ParamsInput, reply: Reply?, answerID: RequestID?) {
             self.entry = entry
@@ -174,6 +177,18 @@ public final class Dispatcher: Sendable {
             self.reply = reply
             self.answerID = answerID
         }
+    }
+
+    /// Where a request with an id stands with its in-flight entry. A request started on the reading thread
+    /// has none while it runs there (`pending`): nothing can cancel it meanwhile, since cancellations are
+    /// read by that thread too, and most are answered before they give it back, so the entry and its two
+    /// hashed lookups (600 instructions before every reply) are never made. One that is not answered yet
+    /// when it gives the thread back is `registered` then, with its task; every other request is
+    /// `registered` before it starts.
+    private enum Registration {
+        static let pending: UInt8 = 0
+        static let registered: UInt8 = 1
+        static let answered: UInt8 = 2
     }
 
     public init(table: MethodTable, limits: Limits = Limits(), mapError: @escaping ErrorMapper) {
@@ -235,6 +250,9 @@ public final class Dispatcher: Sendable {
 
     /// Requests and control requests started and not yet finished, for tests.
     var runningCounts: (requests: Int, control: Int) { inFlight.withLock { ($0.running, $0.controlRunning) } }
+
+    /// In-flight entries (what `cancel` finds), for tests.
+    var inFlightEntryCount: Int { inFlight.withLock { $0.requests.count } }
 
     /// Whether, asked while a request's reply is being sent (that request still counts as running), any
     /// other request runs or waits: its reply will follow soon, so replies can be written together.
@@ -359,17 +377,8 @@ public final class Dispatcher: Sendable {
         let control = entry?.isControl ?? false
         let cost = message.count + Limits.requestOverhead
         let call = MethodCall(entry: entry, method: method, input: input, reply: reply, answerID: id)
-        guard let id else {
-            // `"id": null` is a request whose answer carries id null; it cannot be cancelled.
-            track(.call(call), control: control, cost: cost)
-            return
-        }
-        let token = inFlight.withLock { state -> UInt64 in
-            state.nextToken += 1
-            state.requests[id] = Entry(token: state.nextToken)
-            return state.nextToken
-        }
-        track(.call(call), id: id, token: token, control: control, cost: cost)
+        // `"id": null` is a request whose answer carries id null; it cannot be cancelled (no in-flight id).
+        track(.call(call), id: id, control: control, cost: cost)
     }
 
     /// Cancels the in-flight request `id`; it then answers -32800. Unknown ids are ignored. A request still
@@ -391,11 +400,32 @@ public final class Dispatcher: Sendable {
         if let waiting { start(waiting) }
     }
 
-    /// Runs `work` in a task of its own counted as in flight, now or when a slot frees up.
-    private func track(_ work: Work, id: RequestID? = nil, token: UInt64 = 0, control: Bool = false, cost: Int) {
-        let job = Job(work: work, id: id, token: token, control: control, cost: cost)
+    /// Runs `work` in a task of its own counted as in flight, now or when a slot frees up. `id`: the id a
+    /// method call can be cancelled by.
+    private func track(_ work: Work, id: RequestID? = nil, control: Bool = false, cost: Int) {
+        var job = Job(work: work, id: id, token: 0, control: control, cost: cost)
         enum Start { case no, onItsOwn, here }
         let start = inFlight.withLock { state -> Start in
+            let start = decideStart(&job, &state)
+            // The in-flight entry, unless the job starts on this thread (see `Registration`).
+            if start != .here, let id, case .call(let call) = job.work {
+                state.requests[id] = Entry(token: job.token)
+                call.registration.store(Registration.registered, ordering: .relaxed)
+            }
+            return start
+        }
+        switch start {
+        case .no: break
+        case .onItsOwn: self.start(job)
+        case .here: self.start(job, here: true)
+        }
+
+        /// Counts `job` in and says where it starts. Under the in-flight lock.
+        func decideStart(_ job: inout Job, _ state: inout InFlight) -> Start {
+            if job.id != nil {
+                state.nextToken += 1
+                job.token = state.nextToken
+            }
             state.queuedInputBytes += cost
             if control {
                 guard state.controlRunning < limits.maxConcurrentRequests else {
@@ -415,11 +445,6 @@ public final class Dispatcher: Sendable {
             // executor for good at the first suspension, one hop and wake-up a request: 0.23 context switches
             // a request against 0.05.)
             return cost <= Self.maxCostStartedHere ? .here : .onItsOwn
-        }
-        switch start {
-        case .no: break
-        case .onItsOwn: self.start(job)
-        case .here: self.start(job, here: true)
         }
     }
 
@@ -445,10 +470,20 @@ public final class Dispatcher: Sendable {
             here
             ? Task.immediate { @concurrent [self] in await run(job) }
             : Task.detached { @concurrent [self] in await run(job) }
-        guard let id = job.id else { return }
+        guard let id = job.id, case .call(let call) = job.work else { return }
         inFlight.withLock { state in
-            // Through its index: the optional-chained subscript's accessor took a malloc per request.
-            if let index = state.requests.index(forKey: id) {
+            if here {
+                // Given back unanswered: from now on it can be cancelled. Claimed before the entry is made, both
+                // under the lock: an answer that comes first leaves nothing to make, and one that comes after
+                // removes the entry under the lock, once it is made.
+                guard
+                    call.registration.compareExchange(
+                        expected: Registration.pending, desired: Registration.registered, ordering: .relaxed
+                    ).exchanged
+                else { return }
+                state.requests[id] = Entry(token: job.token, task: task)
+            } else if let index = state.requests.index(forKey: id) {
+                // Through its index: the optional-chained subscript's accessor took a malloc per request.
                 state.requests.values[index].attach(task, token: job.token)
             }
         }
@@ -466,7 +501,7 @@ public final class Dispatcher: Sendable {
         switch job.work {
         case .call(let call):
             let response = await answer(call.entry, method: call.method, id: call.answerID, input: call.input).bytes
-            if let id = job.id { answered(id, token: job.token) }
+            if let id = job.id { answered(call, id: id, token: job.token) }
             call.reply?(response)
         case .batch(let body):
             await body()
@@ -475,7 +510,10 @@ public final class Dispatcher: Sendable {
     }
 
     /// The request `id` (started as `token`) is answered: it can no longer be cancelled.
-    private func answered(_ id: RequestID, token: UInt64) {
+    private func answered(_ call: MethodCall, id: RequestID, token: UInt64) {
+        // Still `pending`: it never had an entry, and now never will.
+        guard call.registration.exchange(Registration.answered, ordering: .relaxed) == Registration.registered
+        else { return }
         inFlight.withLock { state in
             // One lookup: the entry is this request's unless a later one reused the id.
             if let index = state.requests.index(forKey: id), state.requests.values[index].token == token {

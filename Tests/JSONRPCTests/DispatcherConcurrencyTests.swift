@@ -59,6 +59,23 @@ struct DispatcherConcurrencyTests {
         #expect(collector.all.count == 2)
     }
 
+    /// A request started on the reading thread gets its in-flight entry only if it is not answered when it
+    /// gives that thread back. Requests answered at once, requests that wait at the gate, and requests whose
+    /// answer races with that moment (the gate opens while they are sent) all leave no entry behind, and
+    /// each is answered once.
+    @Test func answeredRequestsLeaveNoInFlightEntry() async throws {
+        let collector = ReplyCollector()
+        let count = 400
+        let opener = Task.detached { [gate = fixture.gate] in gate.open() }
+        for id in 0..<count {
+            fixture.dispatcher.receive(slowRequest(id: String(id)), reply: collector.reply)
+        }
+        await opener.value
+        await fixture.dispatcher.waitUntilIdle()
+        #expect(collector.all.count == count)
+        #expect(fixture.dispatcher.inFlightEntryCount == 0)
+    }
+
     @Test func cancelAfterTheAnswerChangesNothing() async throws {
         let collector = ReplyCollector()
         fixture.gate.open()
