@@ -26,3 +26,22 @@ static inline ssize_t movie_rpc_write_nowait(int fd, const void *bytes, size_t c
     return -1;
 #endif
 }
+
+/// Writes a frame's header, body and trailer (any of them empty) as `movie_rpc_write_nowait` writes one
+/// buffer: the body is written where it is, not copied behind its header first.
+static inline ssize_t movie_rpc_write3_nowait(
+    int fd, const void *header, size_t headerCount, const void *body, size_t bodyCount, const void *trailer,
+    size_t trailerCount) {
+#if defined(__linux__)
+    struct iovec vectors[3];
+    int count = 0;
+    if (headerCount > 0) { vectors[count].iov_base = (void *)header; vectors[count].iov_len = headerCount; count++; }
+    if (bodyCount > 0) { vectors[count].iov_base = (void *)body; vectors[count].iov_len = bodyCount; count++; }
+    if (trailerCount > 0) { vectors[count].iov_base = (void *)trailer; vectors[count].iov_len = trailerCount; count++; }
+    return pwritev2(fd, vectors, count, -1, RWF_NOWAIT);
+#else
+    (void)fd; (void)header; (void)headerCount; (void)body; (void)bodyCount; (void)trailer; (void)trailerCount;
+    errno = EOPNOTSUPP;
+    return -1;
+#endif
+}

@@ -100,9 +100,8 @@ public struct ContentLengthFraming: MessageFraming {
         next()
     }
 
-    public func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        out.append(contentsOf: "Content-Length: \(body.count)\r\n\r\n".utf8)
-        out.append(contentsOf: body)
+    public func envelope(ofBodyCount count: Int) -> FrameEnvelope {
+        FrameEnvelope(header: Array("Content-Length: \(count)\r\n\r\n".utf8))
     }
 
     private static let headerTerminator: [UInt8] = Array("\r\n\r\n".utf8)

@@ -40,14 +40,33 @@ public protocol MessageFraming: Sendable {
     mutating func finish() -> FrameEvent?
     /// Bytes appended and not yet taken by `next()`: what the buffer holds.
     var bufferedByteCount: Int { get }
-    /// Appends the bytes to write for one outgoing message body to `out` (read in place, so that replies
-    /// gathered into one write are copied once, not framed into a buffer of their own first).
-    func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8])
+    /// The bytes written before and after an outgoing message body of `count` bytes.
+    func envelope(ofBodyCount count: Int) -> FrameEnvelope
     /// The framing's name on the wire (`server.info`'s `framing`).
     var name: String { get }
 }
 
+/// What a framing writes around one outgoing message body.
+public struct FrameEnvelope: Sendable {
+    public var header: [UInt8]
+    public var trailer: [UInt8]
+
+    public init(header: [UInt8] = [], trailer: [UInt8] = []) {
+        self.header = header
+        self.trailer = trailer
+    }
+}
+
 extension MessageFraming {
+    /// Appends the bytes to write for one outgoing message body to `out` (read in place, so that replies
+    /// gathered into one write are copied once, not framed into a buffer of their own first).
+    public func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        let envelope = envelope(ofBodyCount: body.count)
+        out.append(contentsOf: envelope.header)
+        out.append(contentsOf: body)
+        out.append(contentsOf: envelope.trailer)
+    }
+
     /// Convenience for tests and callers holding an array.
     public mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }

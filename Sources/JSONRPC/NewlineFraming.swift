@@ -67,10 +67,9 @@ public struct NewlineFraming: MessageFraming {
         return line.allSatisfy(Self.isWhitespace) ? nil : .message(line)
     }
 
-    public func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
-        out.append(contentsOf: body)
-        out.append(UInt8(ascii: "\n"))
-    }
+    public func envelope(ofBodyCount count: Int) -> FrameEnvelope { Self.lineEnd }
+
+    private static let lineEnd = FrameEnvelope(trailer: [UInt8(ascii: "\n")])
 
     /// 1 when the buffer ends in `\r`, which may be the start of the line's `\r\n` and so is not counted
     /// against the limit (a complete line does not count it either).

@@ -138,6 +138,12 @@ struct OutputChannelTests {
         #expect(try await expectSentInOrder(frames([40_000, 300_000, 10, 70_000, 3])) == 0)
     }
 
+    /// A reply written alone, where it is, that the pipe takes only part of (behind a 40 KB reply the client
+    /// has not read): its rest follows from the writer thread, before the replies after it.
+    @Test func aReplyThePipeTakesOnlyPartOfFollowsInOrder() async throws {
+        #expect(try await expectSentInOrder(frames([40_000, 30_000, 10, 20_000, 5])) == 0)
+    }
+
     /// Replies that others follow (`moreComing`) go to the writer thread, which writes them together.
     @Test func repliesWithMoreComingAreWrittenByTheWriterThread() async throws {
         try await expectSentInOrder(frames([100, 200, 300]), moreComing: true)
