@@ -653,20 +653,11 @@ public final class Dispatcher: Sendable {
     /// its per-thread cache (1,024 bytes were a slower allocation and free on every request); a large result
     /// reserves what it needs when it is written.
     static func successResponseStart(id: RequestID?, capacity: Int = 992) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(capacity)
-        out.append(contentsOf: Self.responseStart)
-        appendID(id, to: &out)
-        out.append(contentsOf: Self.resultMember)
-        return out
+        responseStart(id: id, then: #","result":"#, capacity: capacity)
     }
 
     static func errorResponse(id: RequestID?, _ error: ResponseError) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(128)
-        out.append(contentsOf: Self.responseStart)
-        appendID(id, to: &out)
-        out.append(contentsOf: Self.errorMember)
+        var out = responseStart(id: id, then: #","error":"#, capacity: 128)
         // Encoding a ResponseError cannot fail: it holds only strings, numbers and JSONValue.
         out.append(contentsOf: (try? ResultEncoding.encode(error)) ?? Array(#"{"code":-32603,"message":"Internal error"}"#.utf8))
         out.append(UInt8(ascii: "}"))
@@ -685,22 +676,19 @@ public final class Dispatcher: Sendable {
         return out
     }
 
-    // Kept as bytes: `append(contentsOf: string.utf8)` casts its argument at run time on every call, which
-    // was a few percent of a small request.
-    private static let responseStart = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
-    private static let resultMember = Array(#","result":"#.utf8)
-    private static let errorMember = Array(#","error":"#.utf8)
-
-    private static func appendID(_ id: RequestID?, to out: inout [UInt8]) {
-        // Written as results are (`JSONWriter` matches `ResultEncoding`), into the reply itself.
-        var writer = JSONWriter(appendingTo: out)
-        out = []  // the writer's array is then the only reference: appended in place, not copied
+    /// A reply up to its `result` or `error` member's value (`member`: that member's `,"name":`), in one
+    /// writer: the id is written as results are (`JSONWriter` matches `ResultEncoding`), and the literals
+    /// without the once-check of a static array.
+    private static func responseStart(id: RequestID?, then member: StaticString, capacity: Int) -> [UInt8] {
+        var writer = JSONWriter(capacity: capacity)
+        writer.fragment(#"{"jsonrpc":"2.0","id":"#)
         switch id {
         case nil: writer.null()
         case .int(let value): writer.value(value)
         case .string(let value): writer.value(value)
         }
-        out = writer.takeBytes()
+        writer.fragment(member)
+        return writer.takeBytes()
     }
 }
 

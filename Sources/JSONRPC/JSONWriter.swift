@@ -24,6 +24,12 @@ public struct JSONWriter {
         self.bytes = bytes
     }
 
+    /// Appends `literal`, JSON the caller has written in the source (the protocol's envelope around a
+    /// result), as it is. For this module only: a value goes through the writer's own methods.
+    mutating func fragment(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     /// The bytes written, without a copy.
     public consuming func takeBytes() -> [UInt8] {
         bytes
