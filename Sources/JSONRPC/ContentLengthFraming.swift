@@ -100,7 +100,7 @@ public struct ContentLengthFraming: MessageFraming {
         next()
     }
 
-    public func envelope(ofBodyCount count: Int) -> FrameEnvelope {
+    public static func envelope(ofBodyCount count: Int) -> FrameEnvelope {
         FrameEnvelope(header: Array("Content-Length: \(count)\r\n\r\n".utf8))
     }
 

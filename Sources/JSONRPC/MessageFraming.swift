@@ -40,8 +40,9 @@ public protocol MessageFraming: Sendable {
     mutating func finish() -> FrameEvent?
     /// Bytes appended and not yet taken by `next()`: what the buffer holds.
     var bufferedByteCount: Int { get }
-    /// The bytes written before and after an outgoing message body of `count` bytes.
-    func envelope(ofBodyCount count: Int) -> FrameEnvelope
+    /// The bytes written before and after an outgoing message body of `count` bytes. A property of the
+    /// framing, not of a parser's state: the output keeps the type alone.
+    static func envelope(ofBodyCount count: Int) -> FrameEnvelope
     /// The framing's name on the wire (`server.info`'s `framing`).
     var name: String { get }
 }
@@ -61,6 +62,11 @@ extension MessageFraming {
     /// Appends the bytes to write for one outgoing message body to `out` (read in place, so that replies
     /// gathered into one write are copied once, not framed into a buffer of their own first).
     public func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        Self.frame(body, into: &out)
+    }
+
+    /// Appends the bytes to write for one outgoing message body to `out`.
+    public static func frame(_ body: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         let envelope = envelope(ofBodyCount: body.count)
         out.append(contentsOf: envelope.header)
         out.append(contentsOf: body)

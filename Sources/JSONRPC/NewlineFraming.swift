@@ -67,7 +67,7 @@ public struct NewlineFraming: MessageFraming {
         return line.allSatisfy(Self.isWhitespace) ? nil : .message(line)
     }
 
-    public func envelope(ofBodyCount count: Int) -> FrameEnvelope { Self.lineEnd }
+    public static func envelope(ofBodyCount count: Int) -> FrameEnvelope { lineEnd }
 
     private static let lineEnd = FrameEnvelope(trailer: [UInt8(ascii: "\n")])
 

@@ -64,7 +64,9 @@ final class OutputChannel: ReplyRoom {
     }
 
     private struct State {
-        var framing: (any MessageFraming)?
+        /// The framing's type: what replies are framed by (``MessageFraming/envelope(ofBodyCount:)``). A type,
+        /// not a parser's value: passed along with every write, it is copied as a pointer.
+        var framing: (any MessageFraming.Type)?
         var queue = FIFOQueue<[UInt8]>()
         var queuedBytes = 0
         var writer = Writer.none
@@ -119,7 +121,7 @@ final class OutputChannel: ReplyRoom {
 
     /// Set once the input's framing is known; replies use the same framing.
     func setFraming(_ framing: any MessageFraming) {
-        state.withLock { $0.framing = framing }
+        state.withLock { $0.framing = type(of: framing) }
         framingNameStorage.withLock { $0 = framing.name }
     }
 
@@ -189,7 +191,7 @@ final class OutputChannel: ReplyRoom {
     private enum Start {
         case nothing
         /// Write these frames on this thread, without blocking.
-        case write(frames: Frames, cost: Int, framing: any MessageFraming)
+        case write(frames: Frames, cost: Int, framing: any MessageFraming.Type)
         case wakeThread
     }
 
@@ -217,7 +219,7 @@ final class OutputChannel: ReplyRoom {
         }
         state.writer = .sender
         let (frames, cost) = state.takeFrames()
-        return .write(frames: frames, cost: cost, framing: state.framing ?? NewlineFraming())
+        return .write(frames: frames, cost: cost, framing: state.framing ?? NewlineFraming.self)
     }
 
     private func perform(_ start: Start) {
@@ -231,13 +233,13 @@ final class OutputChannel: ReplyRoom {
     /// Writes `frames` on the sender's thread with writes that cannot block, then what queued meanwhile (one
     /// more batch at most: a sender has its own work to go back to); what does not fit in the pipe now is
     /// left to the writer thread.
-    private func writeAsSender(_ frames: Frames, cost: Int, framing: any MessageFraming) {
+    private func writeAsSender(_ frames: Frames, cost: Int, framing: any MessageFraming.Type) {
         var batch = (frames: frames, cost: cost, framing: framing)
         var batches = 0
         while true {
             batches += 1
             let outcome = write(batch.frames, framing: batch.framing)
-            enum Next { case done, another(frames: Frames, cost: Int, framing: any MessageFraming), wake }
+            enum Next { case done, another(frames: Frames, cost: Int, framing: any MessageFraming.Type), wake }
             let (next, released) = state.withLock { state -> (Next, Released) in
                 switch outcome {
                 case .written:
@@ -250,7 +252,7 @@ final class OutputChannel: ReplyRoom {
                     }
                     guard batches < 2 else { return (state.handToThread() ? .wake : .done, released) }
                     let (frames, cost) = state.takeFrames()
-                    return (.another(frames: frames, cost: cost, framing: state.framing ?? NewlineFraming()), released)
+                    return (.another(frames: frames, cost: cost, framing: state.framing ?? NewlineFraming.self), released)
                 case .failed:
                     let released = finished(cost: batch.cost, failed: true, &state)
                     state.writer = .none
@@ -278,7 +280,7 @@ final class OutputChannel: ReplyRoom {
 
     /// Writes `frames` as far as the output takes them now. What is left for the writer thread (`incomplete`)
     /// is in `gathered`, from the offset given.
-    private func write(_ frames: Frames, framing: any MessageFraming) -> NonBlockingOutcome {
+    private func write(_ frames: Frames, framing: any MessageFraming.Type) -> NonBlockingOutcome {
         if case .one(let body) = frames {
             let envelope = framing.envelope(ofBodyCount: body.count)
             let count = envelope.header.count + body.count + envelope.trailer.count
@@ -353,7 +355,7 @@ final class OutputChannel: ReplyRoom {
         }
     }
 
-    private static func gather(_ frames: [[UInt8]], framing: any MessageFraming, into gathered: inout [UInt8]) {
+    private static func gather(_ frames: [[UInt8]], framing: any MessageFraming.Type, into gathered: inout [UInt8]) {
         gathered.removeAll(keepingCapacity: gathered.capacity <= gatherLimit * 2)
         for frame in frames {
             frame.withUnsafeBytes { framing.frame($0, into: &gathered) }
@@ -420,12 +422,12 @@ final class OutputChannel: ReplyRoom {
         var frames: [[UInt8]]
         var offset: Int
         var cost: Int
-        var framing: any MessageFraming
+        var framing: any MessageFraming.Type
     }
 
     private func takeThreadWork() -> ThreadWork? {
         let (work, released) = state.withLock { state -> (ThreadWork?, Released) in
-            let framing = state.framing ?? NewlineFraming()
+            let framing = state.framing ?? NewlineFraming.self
             if let leftover = state.leftover {
                 state.leftover = nil
                 return (ThreadWork(frames: [], offset: leftover.offset, cost: leftover.cost, framing: framing), Released())
