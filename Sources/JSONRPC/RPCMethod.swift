@@ -29,8 +29,8 @@ public protocol RPCMethod: Sendable {
 }
 
 /// A method that serves itself: its handler is the type's own `handle`, given the application's context (its
-/// services) once, when it is registered (``MethodTable/register(_:context:)``). The table then calls it
-/// directly, with no closure between the dispatcher and the method.
+/// services) once, when it is registered (``MethodTable/register(_:context:)``). The table's entry calls it
+/// directly: no closure of the application's stands between them.
 public protocol ServedMethod: RPCMethod {
     associatedtype Context: Sendable
     static func handle(_ params: Params, context: Context, request: RequestContext) async throws -> Result
