@@ -13,22 +13,10 @@
 extern ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags);
 #endif
 
-/// Writes up to `count` bytes of `bytes` to `fd` at its current position without waiting for room: returns
-/// the bytes written (possibly fewer than `count`), or -1 with errno EAGAIN when nothing fits now, or another
-/// errno (EOPNOTSUPP, EINVAL, ENOSYS: the descriptor or the kernel cannot; EPIPE, ...).
-static inline ssize_t movie_rpc_write_nowait(int fd, const void *bytes, size_t count) {
-#if defined(__linux__)
-    struct iovec vector = { (void *)bytes, count };
-    return pwritev2(fd, &vector, 1, -1, RWF_NOWAIT);
-#else
-    (void)fd; (void)bytes; (void)count;
-    errno = EOPNOTSUPP;
-    return -1;
-#endif
-}
-
-/// Writes a frame's header, body and trailer (any of them empty) as `movie_rpc_write_nowait` writes one
-/// buffer: the body is written where it is, not copied behind its header first.
+/// Writes a frame's header, body and trailer (any of them empty) to `fd` at its current position without
+/// waiting for room, the body where it is (not copied behind its header first): returns the bytes written
+/// (possibly fewer than all), or -1 with errno EAGAIN when nothing fits now, or another errno (EOPNOTSUPP,
+/// EINVAL, ENOSYS: the descriptor or the kernel cannot; EPIPE, ...).
 static inline ssize_t movie_rpc_write3_nowait(
     int fd, const void *header, size_t headerCount, const void *body, size_t bodyCount, const void *trailer,
     size_t trailerCount) {
@@ -44,4 +32,9 @@ static inline ssize_t movie_rpc_write3_nowait(
     errno = EOPNOTSUPP;
     return -1;
 #endif
+}
+
+/// Writes up to `count` bytes of `bytes` as `movie_rpc_write3_nowait` does, with neither header nor trailer.
+static inline ssize_t movie_rpc_write_nowait(int fd, const void *bytes, size_t count) {
+    return movie_rpc_write3_nowait(fd, NULL, 0, bytes, count, NULL, 0);
 }

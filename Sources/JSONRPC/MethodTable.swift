@@ -80,9 +80,7 @@ public struct MethodTable: Sendable {
         var isControl: Bool
     }
 
-    private var entries: [String: Entry] = [:]
-    /// `entries` as every request looks them up.
-    private var index = NameIndex()
+    private var entries = NameIndex()
     private var notificationHandlers: [String: NotificationHandler] = [:]
     /// Param names each method accepts; a member not listed is rejected with -32602.
     private let allowedParams: [String: [String]]
@@ -125,8 +123,7 @@ public struct MethodTable: Sendable {
     }
 
     private mutating func add(_ name: String, _ entry: Entry) {
-        entries[name] = entry
-        index.set(name, entry)
+        entries.set(name, entry)
     }
 
     /// Registers a notification handler (e.g. `exit`). Notifications are never answered.
@@ -136,18 +133,18 @@ public struct MethodTable: Sendable {
 
     /// The method's result JSON for these params, on its own (MCP `tools/call` wraps it in its own result).
     public func handler(for name: String) -> Handler? {
-        guard let writeReply = entries[name]?.writeReply else { return nil }
+        guard let writeReply = entries.entry(for: name)?.writeReply else { return nil }
         return { input, context in try await writeReply(input, context, []) }
     }
-    func entry(for name: String) -> Entry? { index.entry(for: name) }
+    func entry(for name: String) -> Entry? { entries.entry(for: name) }
     func notificationHandler(for name: String) -> NotificationHandler? { notificationHandlers[name] }
 
     /// Every registered request method, sorted.
-    public var methodNames: [String] { entries.keys.sorted() }
+    public var methodNames: [String] { entries.names.sorted() }
 }
 
-/// A table's methods by name, for the lookup every request makes: the name's bytes pick one of a few dozen
-/// buckets by an FNV-1a hash, and the names there are compared. The dictionary's hashing of the name
+/// A table's methods by name, kept for the lookup every request makes: the name's bytes pick one of a few
+/// dozen buckets by an FNV-1a hash, and the names there are compared. A dictionary's hashing of the name
 /// (SipHash, seeded) was 300 instructions a request, half of them in setting up and finishing the hasher.
 /// The keys are the server's own method names, so a name chosen to collide costs at most the comparisons
 /// with the few names of one bucket.
@@ -168,6 +165,8 @@ private struct NameIndex: Sendable {
         for candidate in buckets[Self.bucket(of: name)] where candidate.name == name { return candidate.entry }
         return nil
     }
+
+    var names: [String] { buckets.flatMap { $0.map(\.name) } }
 
     /// A power of two, about as many as the methods, so that most buckets hold one.
     private static let bucketCount = 64

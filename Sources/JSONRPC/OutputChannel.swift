@@ -316,15 +316,22 @@ final class OutputChannel: ReplyRoom {
                 writes.add(1, ordering: .relaxed)
                 return written == count ? .written : .incomplete(offset: written)
             }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN: return .incomplete(offset: 0)
-            case EOPNOTSUPP, EINVAL, ENOSYS:
-                writesWithoutBlocking.store(false, ordering: .relaxed)
-                return .incomplete(offset: 0)
-            default:
-                return .failed
-            }
+            if let outcome = outcomeOfNothingWritten(offset: 0) { return outcome }
+        }
+    }
+
+    /// What a write that wrote nothing means (by `errno`), the bytes before `offset` written: nil when it was
+    /// interrupted and is tried again.
+    private func outcomeOfNothingWritten(offset: Int) -> NonBlockingOutcome? {
+        switch errno {
+        case EINTR: return nil
+        case EAGAIN: return .incomplete(offset: offset)
+        case EOPNOTSUPP, EINVAL, ENOSYS:
+            // This output cannot take writes that do not block: the writer thread writes from now on.
+            writesWithoutBlocking.store(false, ordering: .relaxed)
+            return .incomplete(offset: offset)
+        default:
+            return .failed
         }
     }
 
@@ -340,16 +347,7 @@ final class OutputChannel: ReplyRoom {
                     writes.add(1, ordering: .relaxed)
                     continue
                 }
-                switch errno {
-                case EINTR: continue
-                case EAGAIN: return .incomplete(offset: offset)
-                case EOPNOTSUPP, EINVAL, ENOSYS:
-                    // This output cannot take writes that do not block: the writer thread writes from now on.
-                    writesWithoutBlocking.store(false, ordering: .relaxed)
-                    return .incomplete(offset: offset)
-                default:
-                    return .failed
-                }
+                if let outcome = outcomeOfNothingWritten(offset: offset) { return outcome }
             }
             return .written
         }

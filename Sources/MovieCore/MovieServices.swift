@@ -238,14 +238,15 @@ public final class MovieServices: Sendable {
     public nonisolated(nonsending) func record(_ event: AppEvent) async {
         guard configuration.recordEvents else { return }
         // With the user cached (for all but the first recording after a change of session) this runs without
-        // a suspension point, and, inlined, without an async frame or a hop back in the method that records.
+        // a suspension point, and, inlined with the log's `record`, without an async frame or a hop back in
+        // the method that records.
         let userID: String?
         if let cached = accounts.cachedUserForRecording() {
             userID = cached.id
         } else {
             userID = await currentUserIDForEvents()
         }
-        if !events.recordWithoutWaiting(event, userID: userID) { await events.writeClosingBuffer() }
+        await events.record(event, userID: userID)
     }
 
     /// Starts background work: a first sync when someone is logged in. Runs on its caller's executor, so

@@ -182,6 +182,7 @@ public final class EventLog: Sendable {
 
     /// Records `event` for `userID` (nil: nobody logged in) at the current time. Buffered; see above.
     /// On every request's path, so it runs on its caller's executor rather than hopping to the global one.
+    @inlinable
     public nonisolated(nonsending) func record(_ event: AppEvent, userID: String?) async {
         if !recordWithoutWaiting(event, userID: userID) { await writeClosingBuffer() }
     }
@@ -232,23 +233,20 @@ public final class EventLog: Sendable {
         return state.withLock { state -> BufferAction in
             if let userID, state.deletedUsers.contains(userID) { return .none }
             state.arrivals &+= 1
-            // Copied only where it is stored: an event that repeats the last one (the common case, a run)
-            // only counts in it (copying and destroying it cost 270 instructions a request).
-            var stored: Pending
-            if let last = state.buffer.indices.last {
-                if state.lastBufferedJoinable, state.buffer[last].isRepeated(by: pending, within: span) {
-                    state.buffer[last].repeats += 1
-                    state.buffer[last].lastTimestampMillis = max(
-                        state.buffer[last].lastTimestampMillis, pending.timestampMillis)
-                    return state.closed ? .flushAndWait : .none
-                }
-                stored = pending
-            } else if let run = state.previousRun, run.last.isRepeated(by: pending, within: span) {
-                stored = pending
+            if let last = state.buffer.indices.last, state.lastBufferedJoinable,
+                state.buffer[last].isRepeated(by: pending, within: span)
+            {
+                state.buffer[last].repeats += 1
+                state.buffer[last].lastTimestampMillis = max(
+                    state.buffer[last].lastTimestampMillis, pending.timestampMillis)
+                return state.closed ? .flushAndWait : .none
+            }
+            // Copied only here, where it is stored: an event that repeats the last one (the common case, a
+            // run) only counts in it (copying and destroying it cost 270 instructions a request).
+            var stored = pending
+            if state.buffer.isEmpty, let run = state.previousRun, run.last.isRepeated(by: pending, within: span) {
                 stored.runStartMillis = run.last.runStartMillis
                 stored.continues = run.row
-            } else {
-                stored = pending
             }
             state.previousRun = nil
             state.buffer.append(stored)
