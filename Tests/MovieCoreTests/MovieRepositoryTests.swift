@@ -165,6 +165,36 @@ final class TestClock: Sendable {
         #expect(keys.count == 6)
     }
 
+    @Test func answersHeldInMemoryComeWithoutASuspension() async throws {
+        // A read answered from memory must not hop to the repository's actor and back: on the reading
+        // thread that hop is two thread wake-ups, most of a request's time.
+        let demo = MovieRepository(source: DemoCatalog.embedded, cache: nil)
+        #expect(Self.completesWithoutSuspending { _ = try await demo.genres(language: nil) })
+        #expect(Self.completesWithoutSuspending { _ = try await demo.page(.popular(page: 2, language: nil, region: nil)) })
+        let movieID = try #require(try await demo.page(.popular(page: 1, language: nil, region: nil)).value.results.first).id
+        #expect(Self.completesWithoutSuspending { _ = try await demo.details(.details(movieID: movieID, language: nil)) })
+        #expect(Self.completesWithoutSuspending { _ = try await demo.page(.trending(window: .week, page: 1, language: nil)) })
+        // A search queries the demo's SQLite index: off the caller's thread.
+        #expect(!Self.completesWithoutSuspending { _ = try await demo.search(MovieSearch(query: "the")) })
+
+        let repository = try makeRepository()
+        _ = try await repository.genres(language: nil)
+        #expect(Self.completesWithoutSuspending { _ = try await repository.genres(language: nil, policy: .cacheFirst) })
+        // networkFirst asks TMDB: that one goes through the actor.
+        #expect(!Self.completesWithoutSuspending { _ = try await repository.genres(language: nil) })
+    }
+
+    /// Whether `operation` finishes, without an error, before its first suspension point: `Task.immediate`
+    /// runs it on this thread until it suspends.
+    private static func completesWithoutSuspending(_ operation: @escaping @Sendable () async throws -> Void) -> Bool {
+        let finished = Mutex(false)
+        Task.immediate {
+            try await operation()
+            finished.withLock { $0 = true }
+        }
+        return finished.withLock { $0 }
+    }
+
     @Test func totalPagesIsClampedTo500() async throws {
         let repository = try makeRepository()
         #expect(try await repository.page(.popular(page: 1, language: nil, region: nil)).value.totalPages == 500)

@@ -129,4 +129,12 @@ public protocol CatalogSource: Sendable {
     /// Answers `request`. Throws `MovieError` (already mapped, naming `request.subject`) or
     /// `CancellationError`.
     func fetch(_ request: CatalogRequest) async throws -> CatalogPayload
+    /// The answer to `request` when the source holds every answer in memory (the embedded catalog), given
+    /// on the caller's thread: a demo `genres.list` then needs no hop to the repository's actor and back,
+    /// which was most of its time. Nil: `request` must be fetched. Throws as `fetch` does.
+    func answerInMemory(_ request: CatalogRequest) throws -> CatalogPayload?
+}
+
+extension CatalogSource {
+    public func answerInMemory(_ request: CatalogRequest) throws -> CatalogPayload? { nil }
 }

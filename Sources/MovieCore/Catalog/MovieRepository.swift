@@ -116,7 +116,7 @@ public actor MovieRepository {
         _ request: CatalogRequest, _ policy: CachePolicy, _ extract: (CatalogPayload) -> Value?
     ) async throws -> Sourced<Value> {
         let sourced: Sourced<CatalogPayload>
-        if let remembered = answerFromMemory(request, policy) {
+        if let remembered = try answerFromMemory(request, policy) {
             sourced = remembered
         } else {
             sourced = try await fetch(request, policy: policy)
@@ -143,12 +143,17 @@ public actor MovieRepository {
 
     /// A title search: TMDB's answer, or its cached copy; when neither is available (offline, TMDB failing,
     /// or `cacheOnly` with no copy), the local index's answer with `complete: false`, since the index
-    /// only knows the movies stored here.
-    public func search(_ search: MovieSearch, policy: CachePolicy = .networkFirst) async throws -> Sourced<MoviePage> {
+    /// only knows the movies stored here. Runs on its caller's executor, as `page` does: an answer from
+    /// memory enters the actor only when it has to fall back to the index.
+    public nonisolated(nonsending) func search(
+        _ search: MovieSearch, policy: CachePolicy = .networkFirst
+    ) async throws -> Sourced<MoviePage> {
         do {
             return try await page(.search(search), policy: policy)
         } catch let error as MovieError {
-            guard let offlineSearch, policy != .networkOnly, source.kind != .demo else { throw error }
+            guard policy != .networkOnly, source.kind != .demo, let offlineSearch = await offlineSearch else {
+                throw error
+            }
             switch error {
             case .offlineNotCached, .upstream:
                 let page = try await offlineSearch(search)
@@ -161,9 +166,13 @@ public actor MovieRepository {
 
     // MARK: The policy
 
-    /// `request` answered from the memory layer, when `policy` lets a stored copy answer at once and the
-    /// layer holds one: the answer `fetch` would give, found without entering the actor. Nil otherwise.
-    private nonisolated func answerFromMemory(_ request: CatalogRequest, _ policy: CachePolicy) -> Sourced<CatalogPayload>? {
+    /// `request` answered from memory: by a source that holds every answer there (the demo catalog, under
+    /// any policy), or from the memory layer when `policy` lets a stored copy answer at once and the layer
+    /// holds one. The answer `fetch` would give, found without entering the actor. Nil otherwise.
+    private nonisolated func answerFromMemory(_ request: CatalogRequest, _ policy: CachePolicy) throws -> Sourced<CatalogPayload>? {
+        if let payload = try source.answerInMemory(request) {
+            return Sourced(value: payload, source: source.kind, fetchedAt: now(), stale: false)
+        }
         guard cache != nil, source.kind != .demo, policy == .cacheFirst || policy == .cacheOnly,
             let entry = memory.withLock({ $0[request] })
         else { return nil }
