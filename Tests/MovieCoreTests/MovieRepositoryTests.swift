@@ -224,6 +224,16 @@ final class TestClock: Sendable {
         #expect(Set(first.results.map(\.id)).isDisjoint(with: second.results.map(\.id)))
     }
 
+    @Test func aSearchIsAnsweredInMemoryOnlyOnceItWasFetched() async throws {
+        let search = CatalogRequest.search(MovieSearch(query: "kept-answer test \(UUID().uuidString)"))
+        #expect(try demo.answerInMemory(search) == nil)
+        let fetched = try await demo.fetch(search)
+        #expect(try demo.answerInMemory(search) == fetched)
+        let genre = CatalogRequest.byGenre(genreID: 28, page: 2, language: nil, region: nil)
+        #expect(try demo.answerInMemory(genre) == (try await demo.fetch(genre)))
+        #expect(throws: MovieError.notFound("movie -5")) { try demo.answerInMemory(.details(movieID: -5, language: nil)) }
+    }
+
     @Test func unknownMovieIsNotFound() async {
         await #expect(throws: MovieError.notFound("movie -5")) { try await demo.fetch(.details(movieID: -5, language: nil)) }
     }
