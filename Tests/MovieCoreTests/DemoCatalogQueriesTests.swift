@@ -23,39 +23,40 @@ import Testing
 
     // MARK: Search
 
-    @Test func searchFoldsPrefixesAndRanksAsTheLocalIndexDoes() {
-        #expect(demo.search(LocalSearchQuery(query: "leon")).results.first?.id == 101)
-        #expect(demo.search(LocalSearchQuery(query: "LÉON")).results.first?.id == 101)
+    @Test func searchFoldsPrefixesAndRanksAsTheLocalIndexDoes() async {
+        #expect(await demo.search(LocalSearchQuery(query: "leon")).results.first?.id == 101)
+        #expect(await demo.search(LocalSearchQuery(query: "LÉON")).results.first?.id == 101)
         // Titles starting with the word (by popularity) before the more popular titles that only hold it.
-        #expect(demo.search(LocalSearchQuery(query: "jura")).results.map(\.id) == [507086, 135397, 503210, 150354])
-        #expect(demo.search(LocalSearchQuery(query: "the godfather part")).results.first?.id == 240)
+        #expect(await demo.search(LocalSearchQuery(query: "jura")).results.map(\.id) == [507086, 135397, 503210, 150354])
+        #expect(await demo.search(LocalSearchQuery(query: "the godfather part")).results.first?.id == 240)
     }
 
-    @Test func searchFilters() {
-        let godfathers = demo.search(LocalSearchQuery(query: "godfather")).results.map(\.id)
+    @Test func searchFilters() async {
+        let godfathers = await demo.search(LocalSearchQuery(query: "godfather")).results.map(\.id)
         #expect(Set(godfathers) == [238, 240])
-        #expect(demo.search(LocalSearchQuery(query: "godfather", year: 1974)).results.map(\.id) == [240])
-        #expect(demo.search(LocalSearchQuery(query: "godfather", primaryReleaseYear: 1972)).results.map(\.id) == [238])
-        #expect(demo.search(LocalSearchQuery(query: "your name", language: "ja")).results.map(\.id) == [372058])
-        #expect(demo.search(LocalSearchQuery(query: "your name", language: "de")).results.isEmpty)
+        #expect(await demo.search(LocalSearchQuery(query: "godfather", year: 1974)).results.map(\.id) == [240])
+        #expect(await demo.search(LocalSearchQuery(query: "godfather", primaryReleaseYear: 1972)).results.map(\.id) == [238])
+        #expect(await demo.search(LocalSearchQuery(query: "your name", language: "ja")).results.map(\.id) == [372058])
+        #expect(await demo.search(LocalSearchQuery(query: "your name", language: "de")).results.isEmpty)
     }
 
     @Test(arguments: ["\"", "*", "^", "(", "🎬", "\u{0}", String(repeating: "x", count: 10_240)])
-    func searchWithoutAWordFindsNothing(_ text: String) {
-        let page = demo.search(LocalSearchQuery(query: text))
+    func searchWithoutAWordFindsNothing(_ text: String) async {
+        let page = await demo.search(LocalSearchQuery(query: text))
         #expect(page.results.isEmpty && page.totalResults == 0)
     }
 
     @Test(arguments: ["AND", "NEAR(", "{title}:", "OR NOT", "jurassic\"*"])
-    func operatorsAreSearchedAsWords(_ text: String) {
-        let page = demo.search(LocalSearchQuery(query: text))
+    func operatorsAreSearchedAsWords(_ text: String) async {
+        let page = await demo.search(LocalSearchQuery(query: text))
         #expect(page.results.count == min(20, page.totalResults))
     }
 
-    @Test func searchPages() {
-        let first = demo.search(LocalSearchQuery(query: "the"))
+    @Test func searchPages() async {
+        let first = await demo.search(LocalSearchQuery(query: "the"))
         #expect(first.results.count == 20 && first.totalResults > 20)
-        let rest = (2...first.totalPages).flatMap { demo.search(LocalSearchQuery(query: "the", page: $0)).results }
+        var rest: [MovieSummary] = []
+        for page in 2...first.totalPages { rest += await demo.search(LocalSearchQuery(query: "the", page: page)).results }
         #expect(first.results.count + rest.count == first.totalResults)
         #expect(Set((first.results + rest).map(\.id)).count == first.totalResults)
     }

@@ -7,10 +7,9 @@ import Foundation
 /// The demo catalog's answers to the list requests beyond popular and genre pages, from its own data
 /// (`DemoCatalog+Queries.swift`). This switch is the one place that routes them.
 extension DemoCatalog {
+    /// Every list answer but a search's (``search(_:)``, which runs on its index's queue).
     func listAnswer(_ request: CatalogRequest) throws -> CatalogPayload {
         switch request {
-        case .search(let search):
-            return .page(self.search(LocalSearchQuery(search)))
         case .trending(let window, let page, _):
             return .page(trending(window: window, page: page))
         case .list(.topRated, let page, _, _):

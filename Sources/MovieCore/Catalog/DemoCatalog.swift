@@ -33,17 +33,17 @@ public struct DemoCatalog: CatalogSource {
     public var movieCount: Int { data.movies.count }
 
     public func fetch(_ request: CatalogRequest) async throws -> CatalogPayload {
-        if let kept = Self.keptAnswer(request) { return kept }
-        return Self.keep(try answer(request), for: request)
+        if let answer = try answerInMemory(request) { return answer }
+        guard case .search(let search) = request else { throw MovieError.notFound(request.subject) }
+        return Self.keep(.page(await self.search(LocalSearchQuery(search))), for: request)
     }
 
     /// Every answer once it was built, and every one but a search's before: a search is a query of the
-    /// demo's SQLite index (up to half a millisecond for a word most titles hold), built by `fetch`, off the
-    /// caller's thread.
+    /// demo's SQLite index (up to half a millisecond for a word most titles hold), which `fetch` runs on the
+    /// index's queue, off the caller's thread.
     public func answerInMemory(_ request: CatalogRequest) throws -> CatalogPayload? {
         if let kept = Self.keptAnswer(request) { return kept }
-        if case .search = request { return nil }
-        return Self.keep(try answer(request), for: request)
+        return try answer(request).map { Self.keep($0, for: request) }
     }
 
     /// Answers already built, by request: the demo's answers never change, and a page built per request
@@ -67,7 +67,8 @@ public struct DemoCatalog: CatalogSource {
         return answer
     }
 
-    func answer(_ request: CatalogRequest) throws -> CatalogPayload {
+    /// The answer to `request` built from the data; nil for a search (see `fetch`).
+    func answer(_ request: CatalogRequest) throws -> CatalogPayload? {
         switch request {
         case .genres:
             return .genres(data.genres)
@@ -92,8 +93,10 @@ public struct DemoCatalog: CatalogSource {
             var details = movie.details(genres: data.genres)
             details.externalIds = ExternalIDs(imdbId: movie.imdbId)
             return .details(details)
-        case .search, .trending, .list, .discover, .related, .find:
+        case .trending, .list, .discover, .related, .find:
             return try listAnswer(request)
+        case .search:
+            return nil
         case .credits: throw MovieError.unavailableInDemo("Credits are")
         case .videos: throw MovieError.unavailableInDemo("Videos are")
         case .watchProviders: throw MovieError.unavailableInDemo("Watch providers are")

@@ -34,6 +34,8 @@ public struct MoviesSearch: MovieMethod {
             // TMDB leaves adult titles out when asked; the local index and stale copies are held to it too.
             sourced.value.results.removeAll(where: \.adult)
         }
-        return MoviePageResult(sourced, sizes: sizes, reportsCompleteness: true)
+        // Kept per stored copy like the other pages: the adult titles left out depend on the request alone.
+        return MoviePageResult(
+            sourced, sizes: sizes, reportsCompleteness: true, answers: server.encodedAnswers, request: .search(search))
     }
 }
