@@ -96,6 +96,14 @@ func movieError(_ body: () async throws -> Void) async -> MovieError? {
         #expect(try await harness.count("SELECT count(*) FROM users WHERE email_normalized = 'ada@example.com'") == 1)
     }
 
+    @Test func whatIsReadForTheCurrentUserIsOfTheSessionsMoment() async throws {
+        let user = try await accounts.register(email: "ada@example.com", password: "pw1")
+        // One transaction from the session's lookup to the end of the body: one snapshot, not one each.
+        let (userID, inOneTransaction) = try await accounts.readAsCurrentUser { userID, db in (userID, db.isInTransaction) }
+        #expect(userID == user.id)
+        #expect(inOneTransaction)
+    }
+
     @Test func storedTimesFormatAsTheyWereReturned() async throws {
         for index in 0..<30 {
             let user = try await accounts.register(email: "user\(index)@example.com", password: "pw1")
