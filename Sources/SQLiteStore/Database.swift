@@ -84,11 +84,14 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` on a reader with writes refused (``SQLiteConnection/refusingWrites(_:)``): any write
-    /// fails with ``SQLiteError/isReadOnly`` before it runs. Statements are not wrapped in a transaction;
-    /// wrap them in `db.transaction(.deferred) { … }` to read a consistent snapshot across several
-    /// statements. A read sees every write that completed before it began.
+    /// fails with ``SQLiteError/isReadOnly`` before it runs. A read sees every write that completed before
+    /// it began, and its statements read one snapshot: they run in one deferred transaction, as GRDB's pool
+    /// runs its reads (each statement on its own was a snapshot of its own, and took and gave back the
+    /// write-ahead log's read lock, two `fcntl` calls, for itself).
     public func read<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        let guarded: @Sendable (SQLiteConnection) throws -> T = { db in try db.refusingWrites { try body(db) } }
+        let guarded: @Sendable (SQLiteConnection) throws -> T = { db in
+            try db.refusingWrites { try db.transaction(.deferred) { try body(db) } }
+        }
         guard let readers else {
             return try await writer.run(guarded)
         }

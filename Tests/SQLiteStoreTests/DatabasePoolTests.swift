@@ -41,6 +41,24 @@ import Testing
         try await database.close()
     }
 
+    @Test func aReadsStatementsReadOneSnapshot() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("snapshot.sqlite")
+        let database = try Database(path: path, migrator: Self.migrator)
+        try await database.write { db in try db.run("INSERT INTO item(name) VALUES ('before')") }
+        let (first, second) = try await database.read { db -> (Int?, Int?) in
+            let first = try db.scalarInt("SELECT count(*) FROM item")
+            // Another connection commits between the read's two statements: the second must not see it.
+            let other = try SQLiteConnection(path: path)
+            try other.run("INSERT INTO item(name) VALUES ('between')")
+            return (first, try db.scalarInt("SELECT count(*) FROM item"))
+        }
+        #expect(first == 1)
+        #expect(second == 1, "the read's second statement saw a write committed after its first")
+        #expect(try await database.read { try $0.scalarInt("SELECT count(*) FROM item") } == 2)
+        try await database.close()
+    }
+
     @Test func aReadDoesNotWaitForAWriteThatWaitsForTheLock() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("lock.sqlite")

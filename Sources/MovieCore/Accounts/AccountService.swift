@@ -275,17 +275,14 @@ public final class AccountService: Sendable {
     }
 
     /// Runs `body` on a reader with the logged-in user's id (`loginRequired` when nobody is logged in):
-    /// the session and what `body` reads for that user take one read, one hop to a reader and back, and one
-    /// transaction: what `body` reads is of the same moment as the session (each statement on its own was a
-    /// snapshot of its own, and took and gave back the write-ahead log's read lock: two `fcntl` calls each).
+    /// the session and what `body` reads for that user take one read, one hop to a reader and back, and
+    /// one snapshot: what `body` reads is of the session's moment.
     func readAsCurrentUser<T: Sendable>(
         _ body: @escaping @Sendable (_ userID: String, SQLiteConnection) throws -> T
     ) async throws -> T {
         try await store.read { [self] db in
-            try db.transaction(.deferred) {
-                guard let userID = try currentUserID(in: db) else { throw MovieError.loginRequired }
-                return try body(userID, db)
-            }
+            guard let userID = try currentUserID(in: db) else { throw MovieError.loginRequired }
+            return try body(userID, db)
         }
     }
 

@@ -276,7 +276,8 @@ enum EventQueries {
             return try collector.page()
         }
         if let expression = EventSearchText.trigramExpression(needle) {
-            let indexed = try db.transaction(.deferred) { () throws -> EventPage? in
+            // The index, its watermark and the events are of one moment: a read is one snapshot.
+            let indexed = try { () throws -> EventPage? in
                 guard let names = try namesContaining(needle, db),
                     try candidateCount(expression, names: names, cap: tuning.maxCandidates, db)
                         <= tuning.maxCandidates
@@ -298,7 +299,7 @@ enum EventQueries {
                         + "ORDER BY ts DESC, id DESC LIMIT ?",
                     arguments + [.integer(Int64(limit + 1))], db)
                 return try indexed.page()
-            }
+            }()
             if let indexed { return indexed }
         }
         var conditions = ["instr(search, ?) > 0"]

@@ -137,9 +137,7 @@ public struct FavoritesStore: Sendable {
     /// keep the list under that revision, and finding a different one later means it is out of date.
     public func revisedList(userID: String) async throws -> (revision: Int?, favorites: [Favorite]) {
         let (revision, rows) = try await read { db in
-            // The revision is read before the rows (no transaction holds the two together): a change
-            // committed in between makes the rows newer than the revision, never older, so the worst case
-            // is a cached list rebuilt once more.
+            // The revision and the rows are of one moment (a read is one snapshot).
             let revision = try Self.revision(db)
             let rows = try db.query(
                 """
@@ -152,7 +150,7 @@ public struct FavoritesStore: Sendable {
         return (revision, try decode(rows))
     }
 
-    private static func revision(_ db: SQLiteConnection) throws -> Int? {
+    static func revision(_ db: SQLiteConnection) throws -> Int? {
         try db.scalarInt("SELECT revision FROM favorites_revision WHERE id = 1")
     }
 
@@ -200,8 +198,8 @@ public struct FavoritesStore: Sendable {
     func favoriteIDs(userID: String, in db: SQLiteConnection) throws -> (revision: Int?, ids: Set<Int>) {
         let revision = try Self.revision(db)
         if let revision, let kept = favoriteIDs.ids(of: userID, at: revision) { return (revision, kept) }
-        // The revision was read first: a change committed since makes these ids newer than it, never older,
-        // so the worst case is reading them once more. Without a counter (edited by hand) nothing is kept.
+        // Read in the caller's read: one snapshot with the revision. Without a counter (edited by hand)
+        // nothing is kept.
         let ids = Set(try db.query("SELECT movie_id FROM favorites WHERE user_id = ?", [.text(userID)])
             .map { try $0.int("movie_id") })
         if let revision { favoriteIDs.keep(ids, of: userID, at: revision) }

@@ -75,7 +75,9 @@ public struct FavoritesList: MovieMethod {
         _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
-        let userID = try await server.services.accounts.requireUserID()
+        // The session and the favorites' revision in one read; a pull that is due starts after it, in the
+        // background.
+        let (userID, current) = try await server.services.currentUserAndFavoritesRevision()
         await server.services.sync?.pullIfStale()
         let favorites = server.services.favorites
         let grouped = params.groupBy == .genre
@@ -83,8 +85,7 @@ public struct FavoritesList: MovieMethod {
         let key = FavoritesListCache.Key(
             userID: userID, grouped: grouped, posterSize: sizes.poster, backdropSize: sizes.backdrop)
         let cache = server.favoritesListCache
-        if let current = try await favorites.revision(),
-            let json = cache.answer(for: key, revision: current, genreNames: names) {
+        if let current, let json = cache.answer(for: key, revision: current, genreNames: names) {
             return .written(json)
         }
         let (revision, list) = try await favorites.revisedList(userID: userID)
