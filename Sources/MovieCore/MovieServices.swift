@@ -155,13 +155,6 @@ public final class MovieServices: Sendable {
         try await favoriteIDsRead.value()
     }
 
-    /// The logged-in user's id (`loginRequired` when nobody is logged in) and the favorites revision
-    /// (see ``FavoritesStore/revision()``), in one read: what a kept favorites list is checked against. Read
-    /// one after the other they were two hops to a reader and back, four thread wake-ups a request.
-    public func currentUserAndFavoritesRevision() async throws -> (userID: String, revision: Int?) {
-        try await accounts.readAsCurrentUser { userID, db in (userID, try FavoritesStore.revision(db)) }
-    }
-
     /// How many reads ``currentUserFavoriteIDs()`` has made so far (tests see calls share them).
     var favoriteIDsReads: Int { favoriteIDsRead.readCount }
 

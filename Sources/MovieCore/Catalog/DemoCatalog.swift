@@ -58,12 +58,7 @@ public struct DemoCatalog: CatalogSource {
     }
 
     private static func keep(_ answer: CatalogPayload, for request: CatalogRequest) -> CatalogPayload {
-        keptAnswers.withLock { kept in
-            if kept.count >= keptAnswerCapacity, kept[request] == nil, let victim = kept.keys.first {
-                kept[victim] = nil
-            }
-            kept[request] = answer
-        }
+        keptAnswers.withLock { $0.set(answer, for: request, keepingAtMost: keptAnswerCapacity) }
         return answer
     }
 

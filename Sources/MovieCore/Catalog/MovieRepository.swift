@@ -372,12 +372,7 @@ public actor MovieRepository {
     }
 
     private func remember(_ request: CatalogRequest, _ entry: CatalogCache.Entry) {
-        memory.withLock { memory in
-            if memory.count >= memoryCapacity, memory[request] == nil, let victim = memory.keys.first {
-                memory[victim] = nil
-            }
-            memory[request] = entry
-        }
+        memory.withLock { $0.set(entry, for: request, keepingAtMost: memoryCapacity) }
     }
 
     private nonisolated func answer(_ entry: CatalogCache.Entry, _ request: CatalogRequest) -> Sourced<CatalogPayload> {

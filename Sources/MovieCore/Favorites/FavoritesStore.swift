@@ -150,7 +150,7 @@ public struct FavoritesStore: Sendable {
         return (revision, try decode(rows))
     }
 
-    static func revision(_ db: SQLiteConnection) throws -> Int? {
+    private static func revision(_ db: SQLiteConnection) throws -> Int? {
         try db.scalarInt("SELECT revision FROM favorites_revision WHERE id = 1")
     }
 

@@ -75,9 +75,10 @@ public struct FavoritesList: MovieMethod {
         _ params: Params, context server: ServerContext, request: RequestContext
     ) async throws -> Result {
         let sizes = try ImageSizes.validated(poster: params.posterSize, backdrop: nil)
-        // The session and the favorites' revision in one read; a pull that is due starts after it, in the
-        // background.
-        let (userID, current) = try await server.services.currentUserAndFavoritesRevision()
+        // The session and the favorites' revision in the one read `favorites.contains` takes (shared by the
+        // calls waiting at the same time); a pull that is due starts after it, in the background.
+        let current = try await server.services.currentUserFavoriteIDs()
+        let userID = current.userID
         await server.services.sync?.pullIfStale()
         let favorites = server.services.favorites
         let grouped = params.groupBy == .genre
@@ -85,7 +86,7 @@ public struct FavoritesList: MovieMethod {
         let key = FavoritesListCache.Key(
             userID: userID, grouped: grouped, posterSize: sizes.poster, backdropSize: sizes.backdrop)
         let cache = server.favoritesListCache
-        if let current, let json = cache.answer(for: key, revision: current, genreNames: names) {
+        if let revision = current.revision, let json = cache.answer(for: key, revision: revision, genreNames: names) {
             return .written(json)
         }
         let (revision, list) = try await favorites.revisedList(userID: userID)
