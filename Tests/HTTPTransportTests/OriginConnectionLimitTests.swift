@@ -3,7 +3,7 @@ import Testing
 
 @testable import HTTPTransport
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct OriginConnectionLimitTests {
     private let origin = HTTPOrigin(scheme: .https, host: "api.themoviedb.org", port: 443)
     private let other = HTTPOrigin(scheme: .https, host: "image.tmdb.org", port: 443)

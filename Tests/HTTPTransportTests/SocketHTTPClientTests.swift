@@ -11,7 +11,8 @@ private func get(_ client: SocketHTTPClient, _ url: String) async throws -> HTTP
     try await client.send(HTTPRequest(url: try #require(URL(string: url))))
 }
 
-@Suite("SocketHTTPClient against a loopback server")
+// The time limit turns a request that never ends into a failure; it is the only upper bound on time here.
+@Suite("SocketHTTPClient against a loopback server", .timeLimit(.minutes(10)))
 struct SocketHTTPClientTests {
     /// No proxy from the outer environment may come between the tests and the loopback server.
     // A generous timeout: on a loaded machine a loopback exchange can take seconds; only the tests of
@@ -166,9 +167,11 @@ struct SocketHTTPClientTests {
             try await get(makeClient(timeout: 0.3), "\(server.baseURL)/")
         }
         let elapsed = ContinuousClock.now - started
-        // Not before the 0.3 s deadline (URLSession failed fractions at once). The upper bound only says it
-        // ended at all before the clients' 30 s: a loaded machine can delay the resumption by seconds.
-        #expect(elapsed >= .milliseconds(290) && elapsed < .seconds(20), "\(elapsed)")
+        // Not before the 0.3 s deadline (URLSession failed fractions at once); the server never answers, so
+        // the error is the deadline's. No upper bound: the AddressSanitizer suite on a loaded machine resumed
+        // this test over 20 s after the deadline had ended the request. (`DeadlineTests` checks the
+        // deadline's arithmetic without a clock.)
+        #expect(elapsed >= .milliseconds(290), "\(elapsed)")
     }
 
     @Test("cancelling an in-flight request ends it promptly with CancellationError")
@@ -179,16 +182,15 @@ struct SocketHTTPClientTests {
             return .hang
         }
         defer { server.stop() }
-        let client = makeClient(timeout: 30)
+        // Nothing but the cancellation can end the request before an hour.
+        let client = makeClient(timeout: 3600)
         let url = try #require(URL(string: "\(server.baseURL)/slow"))
         let task = Task { try await client.send(HTTPRequest(url: url)) }
         var iterator = received.makeAsyncIterator()
         _ = await iterator.next()  // the server has the request: the client is waiting for the answer
-        let cancelled = ContinuousClock.now
         task.cancel()
+        // CancellationError shows that the cancellation ended it, not the server or the timeout.
         await #expect(throws: CancellationError.self) { try await task.value }
-        // CancellationError already shows it was not the 30 s timeout; the bound is loose for loaded machines.
-        #expect(ContinuousClock.now - cancelled < .seconds(20))
     }
 
     @Test("a request cancelled before it starts never reaches the server")

@@ -2,8 +2,13 @@ import Foundation
 import Testing
 @testable import JSONRPC
 
-@Suite("Connection over pipes", .tags(.transport), .timeLimit(.minutes(1)))
+@Suite("Connection over pipes", .tags(.transport), .timeLimit(.minutes(10)))
 struct ConnectionTests {
+    /// How long a helper thread waits for what only a defect would keep from coming, before it goes on so
+    /// that the test can end and fail. Generous: on a loaded machine the AddressSanitizer suite resumed
+    /// tasks over 30 s late.
+    static let hangFallback: TimeInterval = 300
+
     private func contentLength(_ body: String) -> String { "Content-Length: \(body.utf8.count)\r\n\r\n\(body)" }
 
     private func byID(_ replies: [JSONValue]) -> [JSONValue: JSONValue] {
@@ -226,7 +231,7 @@ struct ConnectionTests {
         // writes never end, and after a generous wait the reader drains the replies so the test can end.
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, [UInt8]), Never>) in
             Thread {
-                let wroteAll = writesEnded.wait(timeout: .now() + 30) == .success
+                let wroteAll = writesEnded.wait(timeout: .now() + Self.hangFallback) == .success
                 var received: [UInt8] = []
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 while true {
@@ -275,7 +280,7 @@ struct ConnectionTests {
         }.start()
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<(Bool, Int), Never>) in
             Thread {
-                let returned = sent.wait(timeout: .now() + 30) == .success
+                let returned = sent.wait(timeout: .now() + Self.hangFallback) == .success
                 // Read what was sent, so that a blocked sender is released and the test ends either way.
                 var received = 0
                 var buffer = [UInt8](repeating: 0, count: 65536)

@@ -5,7 +5,7 @@ import Testing
 
 /// Budgets (issue #13 items 7, 8, 12): batch replies, queued input, room in the output, and control
 /// messages that never wait behind a backlog.
-@Suite("Budgets and control messages", .tags(.dispatch, .concurrency), .timeLimit(.minutes(1)))
+@Suite("Budgets and control messages", .tags(.dispatch, .concurrency), .timeLimit(.minutes(10)))
 struct DispatcherBudgetTests {
     private func slowRequest(id: Int) -> [UInt8] {
         utf8(#"{"jsonrpc":"2.0","id":\#(id),"method":"slow"}"#)

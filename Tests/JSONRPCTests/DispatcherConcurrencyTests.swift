@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import JSONRPC
 
-@Suite("Cancellation, exactly-once replies, idleness", .tags(.dispatch, .concurrency), .timeLimit(.minutes(1)))
+@Suite("Cancellation, exactly-once replies, idleness", .tags(.dispatch, .concurrency), .timeLimit(.minutes(10)))
 struct DispatcherConcurrencyTests {
     let fixture = DispatcherFixture()
 

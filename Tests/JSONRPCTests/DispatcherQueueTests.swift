@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import JSONRPC
 
-@Suite("Bounded concurrency", .tags(.dispatch, .concurrency), .timeLimit(.minutes(1)))
+@Suite("Bounded concurrency", .tags(.dispatch, .concurrency), .timeLimit(.minutes(10)))
 struct DispatcherQueueTests {
     private func slowRequest(id: Int) -> [UInt8] {
         utf8(#"{"jsonrpc":"2.0","id":\#(id),"method":"slow"}"#)

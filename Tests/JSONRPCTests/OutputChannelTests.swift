@@ -4,7 +4,7 @@ import Testing
 
 /// The output's writers: a sender writing without blocking, the reading thread's held runs, and the writer
 /// thread taking over what the pipe could not take at once, with every frame out once, whole and in order.
-@Suite("Output channel", .tags(.transport), .timeLimit(.minutes(1)))
+@Suite("Output channel", .tags(.transport), .timeLimit(.minutes(10)))
 struct OutputChannelTests {
     /// A pipe whose read end the test reads.
     private struct Pipe {

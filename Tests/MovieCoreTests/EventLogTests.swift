@@ -438,7 +438,7 @@ struct EventLogTests {
 
     @Test(
         "concurrent adds wait together and are committed in one transaction, after the recorded buffer",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(10)))
     func groupCommit() async throws {
         let fixture = try EventLogFixture()
         let log = fixture.log
@@ -477,7 +477,7 @@ struct EventLogTests {
         #expect(added.allSatisfy { storedByID[$0.id] == $0 }, "each answer is the stored event")
     }
 
-    @Test("an add that cannot be stored fails alone; the rest of its group is stored", .timeLimit(.minutes(1)))
+    @Test("an add that cannot be stored fails alone; the rest of its group is stored", .timeLimit(.minutes(10)))
     func groupFailureIsolated() async throws {
         let fixture = try EventLogFixture()
         let log = fixture.log
@@ -514,7 +514,7 @@ struct EventLogTests {
         #expect(acknowledged.allSatisfy { storedByID[$0.id] == $0 })
     }
 
-    @Test("no add is acknowledged before its transaction has committed", .timeLimit(.minutes(1)))
+    @Test("no add is acknowledged before its transaction has committed", .timeLimit(.minutes(10)))
     func noAcknowledgementBeforeCommit() async throws {
         let fixture = try EventLogFixture()
         let log = fixture.log
@@ -1491,7 +1491,7 @@ struct EventRunsTests {
     }
 
     @Test("an event recorded while the write storing its run is under way goes on from that run's row",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func runsWhileTheirRowIsWritten() async throws {
         let fixture = try EventLogFixture()
         let log = fixture.log

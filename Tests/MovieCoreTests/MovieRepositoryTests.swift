@@ -331,7 +331,7 @@ final class GatedSource: CatalogSource {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SharedFetchCancellationTests {
+@Suite(.timeLimit(.minutes(10))) struct SharedFetchCancellationTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("shared-\(UUID().uuidString)")
 
     func makeRepository(_ source: GatedSource) throws -> MovieRepository {

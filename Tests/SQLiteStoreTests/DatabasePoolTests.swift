@@ -9,9 +9,14 @@ import Testing
 /// query or its wait for the lock.
 ///
 /// No test here measures time. Where a defect would make a test wait, a fallback (the other connection
-/// gives up its lock, a barrier stops waiting) ends the wait after 30 s, and the test then fails on the
-/// order of events instead of hanging.
+/// gives up its lock, a barrier stops waiting) ends the wait after ``hangFallback``, and the test then fails
+/// on the order of events instead of hanging.
 @Suite struct DatabasePoolTests {
+    /// How long a fallback waits before it ends a wait that only a defect would make. Not 30 s: the
+    /// AddressSanitizer suite on a loaded machine (scripts/sanitizers.sh beside `yes > /dev/null` on each
+    /// core) resumed a test's task over 30 s after what it awaited, so the fallback came first.
+    static let hangFallback: TimeInterval = 300
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -230,7 +235,8 @@ import Testing
 }
 
 /// Another connection's write lock (`BEGIN IMMEDIATE`) on its own thread, as another process would hold
-/// it. Released by ``release()``, or after 30 s by a fallback, so a test that waits wrongly fails.
+/// it. Released by ``release()``, or by a fallback after ``DatabasePoolTests/hangFallback``, so a test that
+/// waits wrongly fails.
 final class OtherConnectionLock: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -245,7 +251,7 @@ final class OtherConnectionLock: Sendable {
                     try connection.execute("BEGIN IMMEDIATE")
                     try connection.run("INSERT INTO item(name) VALUES ('uncommitted')")
                     taken.resume()
-                    if lock.done.wait(timeout: .now() + 30) == .timedOut {
+                    if lock.done.wait(timeout: .now() + DatabasePoolTests.hangFallback) == .timedOut {
                         lock.fallback.withLock { $0 = true }
                     }
                     try? connection.execute("ROLLBACK")
@@ -271,7 +277,7 @@ final class OtherConnectionLock: Sendable {
     }
 }
 
-/// Lets `parties` threads wait until all have arrived; gives up after 30 s.
+/// Lets `parties` threads wait until all have arrived; gives up after ``DatabasePoolTests/hangFallback``.
 final class Barrier: Sendable {
     private let parties: Int
     private let arrived = Mutex(0)
@@ -291,6 +297,6 @@ final class Barrier: Sendable {
             for _ in 1..<parties { released.signal() }
             return true
         }
-        return released.wait(timeout: .now() + 30) == .success
+        return released.wait(timeout: .now() + DatabasePoolTests.hangFallback) == .success
     }
 }
