@@ -8,7 +8,8 @@ uninstrumented and locks with a raw futex, so two threads taking turns inside ``
 to TSan like unsynchronized accesses (docs/RELIABILITY.md, "Sanitizers", has a 15-line reproducer). A report
 is put down to that when every access it shows (the current one and the previous one) happens inside the
 body of a ``withLock``: a closure of type ``(sending inout State) -> sending Result``, as the demangled
-frames say. Everything else is a finding.
+frames say (``(inout State) -> sending Result`` when the state is Sendable: the compiler leaves that
+``sending`` off). Everything else is a finding.
 
 Prints a summary per report location; exits 1 if there is any finding, else 0.
 """
@@ -23,7 +24,7 @@ from typing import Dict, List, Tuple
 
 ACCESS = re.compile(r"^\s+(Read|Write|Atomic read|Atomic write|Modifying access|Read-only access|Previous)\b")
 FRAME = re.compile(r"^\s+#(\d+) (\S+)(?: (\S+))?")
-WITH_LOCK_BODY = re.compile(r"closure #\d+ \(sending inout .+?\) -> sending ")
+WITH_LOCK_BODY = re.compile(r"closure #\d+ \((?:sending )?inout .+?\) -> sending ")
 FRAMES_PER_ACCESS = 3  # the access itself and the closure(s) it sits in
 
 
