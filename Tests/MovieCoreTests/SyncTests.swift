@@ -6,6 +6,10 @@ import Testing
 
 @testable import MovieCore
 
+/// How long these tests wait for what only a defect keeps from coming (the engine's state, the overlap of
+/// commits): a loaded machine takes seconds, so a bound this far off never fails a correct engine.
+private let hangFallback: Duration = .seconds(300)
+
 @Suite struct ConflictRuleTests {
     func version(_ at: Int64, deleted: Bool = false, id: String = "aa") -> SyncVersion {
         SyncVersion(changedAt: at, deleted: deleted, changeID: id)
@@ -314,11 +318,10 @@ extension AccountsHarness {
             retryBase: retryBase)
     }
 
-    /// Polls (each look is a cheap read) until `condition` holds or 5 minutes pass: only a defect takes
-    /// that long, a loaded machine seconds.
+    /// Polls (each look is a cheap read) until `condition` holds or ``hangFallback`` passes.
     func eventually(_ condition: () async -> Bool) async -> Bool {
         let started = ContinuousClock.now
-        while ContinuousClock.now - started < .seconds(300) {
+        while ContinuousClock.now - started < hangFallback {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
@@ -372,7 +375,7 @@ extension AccountsHarness {
 }
 
 /// Firestore answering pulls with nothing and commits with success, except a commit holding a write to
-/// `failing` (503 while set); a commit is held until `concurrency` are in flight (or 5 minutes passed), so a
+/// `failing` (503 while set); a commit is held until `concurrency` are in flight (or ``hangFallback`` passed), so a
 /// push that did not overlap its commits shows as one in flight at a time.
 final class CommittingFirestore: HTTPClient {
     private struct State {
@@ -410,7 +413,7 @@ final class CommittingFirestore: HTTPClient {
         }
         let started = ContinuousClock.now
         while state.withLock({ $0.inFlight < concurrency && $0.answered == 0 }),
-              ContinuousClock.now - started < .seconds(300) {
+              ContinuousClock.now - started < hangFallback {
             try await Task.sleep(for: .milliseconds(1))
         }
         let fails = failing.withLock { failing in failing.map { ids.contains($0) } ?? false }
